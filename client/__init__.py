@@ -1,0 +1,1 @@
+"""client: the prompt_toolkit terminal client and the ``spades`` command line."""

@@ -1,0 +1,134 @@
+"""Actions: what a seat (or chance) does, as small immutable values with text forms.
+
+==================  ============================  ===============================
+action              text form                     phase
+==================  ============================  ===============================
+``Deal``            ``deal <seed hex> [e0 e1]``   chance, before each hand
+``BlindNil(True)``  ``blind-nil``                 blind-nil declarations
+``BlindNil(False)`` ``no-blind-nil``              blind-nil declarations
+``Keep()``          ``keep``                      draft
+``Discard()``       ``discard``                   draft
+``Exchange(cards)`` ``exchange QS 2C`` / ``exchange``  blind-nil exchange
+``Bid(n)``          ``bid 4`` / ``bid nil``       bidding
+``Play(card)``      ``play QS``                   play
+==================  ============================  ===============================
+
+``parse_action(text)`` reads any of them, ``str(action)`` writes it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card, format_cards, parse_cards
+from engine.errors import CardParseError
+
+__all__ = [
+    "Action",
+    "Bid",
+    "BlindNil",
+    "Deal",
+    "Discard",
+    "Exchange",
+    "Keep",
+    "Play",
+    "PlayerAction",
+    "parse_action",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance's action: shuffle the stock for the next hand from ``seed`` and seat entropy."""
+
+    seed: bytes
+    entropy: tuple[bytes, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join(["deal", self.seed.hex(), *(value.hex() for value in self.entropy)])
+
+
+@dataclass(frozen=True, slots=True)
+class BlindNil:
+    """Declare (``True``) or decline (``False``) blind nil before the draft."""
+
+    declare: bool
+
+    def __str__(self) -> str:
+        return "blind-nil" if self.declare else "no-blind-nil"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Draft: keep the card on offer."""
+
+    def __str__(self) -> str:
+        return "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Draft: discard the card on offer and take the next one."""
+
+    def __str__(self) -> str:
+        return "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Blind-nil exchange: give these cards (possibly none) face down."""
+
+    cards: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        return ("exchange " + format_cards(sorted(self.cards))).rstrip()
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Bid ``tricks`` (0 is nil)."""
+
+    tricks: int
+
+    def __str__(self) -> str:
+        return "bid nil" if self.tricks == 0 else f"bid {self.tricks}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` to the current trick."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+PlayerAction = BlindNil | Keep | Discard | Exchange | Bid | Play
+Action = Deal | PlayerAction
+
+
+def parse_action(text: str) -> Action:
+    """Read an action's text form; raises :class:`~engine.errors.CardParseError` if bad."""
+    words = text.strip().split()
+    if not words:
+        raise CardParseError("empty action")
+    head, rest = words[0].lower(), words[1:]
+    try:
+        if head == "deal" and 1 <= len(rest) <= 3:
+            return Deal(bytes.fromhex(rest[0]), tuple(bytes.fromhex(w) for w in rest[1:]))
+        if head in ("blind-nil", "no-blind-nil") and not rest:
+            return BlindNil(head == "blind-nil")
+        if head == "keep" and not rest:
+            return Keep()
+        if head == "discard" and not rest:
+            return Discard()
+        if head == "exchange":
+            return Exchange(parse_cards(" ".join(rest)))
+        if head == "bid" and len(rest) == 1:
+            return Bid(0 if rest[0].lower() == "nil" else int(rest[0]))
+        if head == "play" and len(rest) == 1:
+            return Play(Card.parse(rest[0]))
+    except ValueError as error:
+        raise CardParseError(f"bad action {text!r}: {error}") from None
+    raise CardParseError(f"unknown action {text!r}")

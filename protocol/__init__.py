@@ -1,0 +1,1 @@
+"""protocol: the typed messages and the msgpack codec."""

@@ -1,0 +1,1 @@
+"""server: the authoritative asyncio websocket server."""
