@@ -1,0 +1,1039 @@
+"""The authoritative asyncio websocket server.
+
+    running = await start_server(ServerConfig(port=0, db_path=":memory:"))
+    print(running.url)                  # ws://127.0.0.1:PORT/
+    await running.close()               # or: async with await start_server(...) as running:
+
+How it works, in one place:
+
+- Each connection gets a :class:`Conn` with an outgoing queue drained by its own writer
+  task, so handling a request never waits on a slow reader. Requests are handled one at a
+  time and synchronously: engine ``apply``, store write (committed), then the messages
+  are queued. Nothing another coroutine does can interleave with that.
+- Every message a seat gets is built from that seat's own view (``Outcome.for_viewer``,
+  ``GameState.view_for``); spectators get the ``None`` viewer's. Errors only repeat the
+  engine's message, which only ever talks about the sender's own cards.
+- The server is chance: before each hand it applies ``Deal(secrets.token_bytes(32))``.
+- Bots (and stand-ins for dropped or slow humans) think in a :class:`~server.bots.BotRunner`
+  executor, after ``bot_delay``; the result is applied only if the state has not moved.
+- On start every table that is not closed is loaded and its game rebuilt from the stored
+  actions; its humans count as dropped until they say hello with their token again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import Any
+
+from pydantic import BaseModel
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from engine import (
+    Action,
+    Deal,
+    EngineError,
+    HandScored,
+    IllegalActionError,
+    Phase,
+    PlayerAction,
+    RuleSet,
+    game_record,
+    parse_action,
+)
+from protocol import convert
+from protocol import messages as m
+from protocol.codec import decode_client, encode
+from protocol.errors import ConversionError, DecodeError
+from server.bots import BotRunner
+from server.config import ServerConfig
+from server.store import Store
+from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
+
+__all__ = ["Conn", "Hub", "RunningServer", "start_server"]
+
+log = logging.getLogger("server")
+
+
+class RequestError(Exception):
+    """A refused request: becomes an ``error`` message; nothing has changed."""
+
+    def __init__(self, code: m.ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: m.ErrorCode = code
+        self.message = message
+
+
+class _Bucket:
+    """A token bucket: ``rate`` per second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Conn:
+    """One websocket connection, welcomed (``player`` set) or not yet."""
+
+    _next_id = 0
+
+    def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
+        Conn._next_id += 1
+        self.id = Conn._next_id
+        self.ws = ws
+        self.config = config
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.player: Player | None = None
+        self.watching: set[str] = set()
+        self.rate = _Bucket(config.rate_messages_per_second, config.rate_burst)
+        self.chat_rate = _Bucket(config.chat_per_second, config.chat_burst)
+        self.strikes = 0
+        self.closed = False
+
+    def send(self, message: BaseModel) -> None:
+        """Queue ``message`` for this connection (dropped once it is closing)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.config.send_queue_limit:
+            self.close_soon(1008, "too many unread messages")
+            return
+        self.queue.put_nowait(encode(message))
+
+    def close_soon(self, code: int, reason: str) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.queue.put_nowait(None)
+        log.info("connection %d: closing (%d %s)", self.id, code, reason)
+        asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                data = await self.queue.get()
+                if data is None:
+                    return
+                await self.ws.send(data)
+        except ConnectionClosed:
+            return
+
+
+def _error(
+    code: m.ErrorCode, message: str, request: str | None, req_id: int | None
+) -> m.ErrorMessage:
+    return m.ErrorMessage(code=code, message=message, request=request, id=req_id)
+
+
+class Hub:
+    """Every table, player and connection of one server."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.store = Store(config.database)
+        self.bots = BotRunner(config.bot_workers, config.bot_iterations)
+        self.tables: dict[str, Table] = {}
+        self.players: dict[str, Player] = {}
+        self.conns: set[Conn] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.started = time.monotonic()
+        self.closing = False
+
+    # ---- utilities ------------------------------------------------------------------
+
+    @property
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
+        async def run() -> None:
+            try:
+                await coro
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("background task failed")
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    def _conn_of(self, seat: Seat) -> Conn | None:
+        if seat.kind != "human" or seat.player_id is None:
+            return None
+        player = self.players.get(seat.player_id)
+        return None if player is None else player.conn
+
+    def _audience(self, table: Table) -> list[tuple[int | None, Conn]]:
+        """Everyone who hears about ``table``: seated humans online, then spectators."""
+        out: list[tuple[int | None, Conn]] = []
+        for index, seat in enumerate(table.seats):
+            conn = self._conn_of(seat)
+            if conn is not None:
+                out.append((index, conn))
+        out.extend((None, conn) for conn in table.spectators)
+        return out
+
+    def _save(self, table: Table) -> None:
+        self.store.save_table(table.code, table.to_data(), table.status, table.game_no)
+
+    def _send_update(self, table: Table, skip: Conn | None = None) -> None:
+        now = self.now
+        for seat, conn in self._audience(table):
+            if conn is not skip:
+                conn.send(m.TableUpdate(table=table.info(seat, self.players, now)))
+
+    def _snapshot(self, table: Table, seat: int | None, req_id: int | None) -> m.Snapshot:
+        return table.snapshot(seat, self.players, self.now, req_id)
+
+    def _table(self, code: str) -> Table:
+        table = self.tables.get(code.upper())
+        if table is None:
+            raise RequestError("unknown_table", f"there is no table {code!r}")
+        return table
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+            if code not in self.tables:
+                return code
+
+    # ---- start-up -------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Load every table that is not closed and rebuild its game from its actions."""
+        for row in self.store.load_tables():
+            table = Table.from_data(row.code, row.data, row.status, row.game_no)  # type: ignore[arg-type]
+            self._replay(table)
+            for seat in table.seats:
+                if seat.kind == "human" and seat.player_id is not None:
+                    self.players.setdefault(
+                        seat.player_id, Player(seat.player_id, seat.name or "?")
+                    )
+            self.tables[table.code] = table
+            log.info(
+                "table %s: loaded (%s, game %d, version %d)",
+                table.code,
+                table.status,
+                table.game_no,
+                table.state.version,
+            )
+        for table in list(self.tables.values()):
+            for index, seat in enumerate(table.seats):
+                if seat.kind == "human":
+                    self._start_hold(table, index)
+            self._advance(table)
+
+    def _replay(self, table: Table) -> None:
+        table.state = type(table.state)(table.rules)
+        for seat in table.seats:
+            seat.seqs = {}
+        for row in self.store.load_actions(table.code, table.game_no):
+            table.state.apply(row.seat, parse_action(row.action))
+            if row.seq is not None and row.seat is not None:
+                table.seats[row.seat].seqs[row.seq] = row.index
+
+    # ---- HTTP -----------------------------------------------------------------------
+
+    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            body = json.dumps(
+                {
+                    "status": "ok",
+                    "tables": len(self.tables),
+                    "players": sum(1 for p in self.players.values() if p.conn is not None),
+                    "connections": len(self.conns),
+                    "uptime": round(time.monotonic() - self.started, 3),
+                }
+            )
+            response = connection.respond(200, body + "\n")
+            del response.headers["Content-Type"]
+            response.headers["Content-Type"] = "application/json"
+            return response
+        if path != "/":
+            return connection.respond(
+                404,
+                "Not found. This is a spades websocket server: "
+                "connect to / with a websocket client.\n",
+            )
+        if request.headers.get("Upgrade", "").lower() != "websocket":
+            response = connection.respond(
+                426,
+                "Upgrade required. This is a spades websocket server: use a websocket client.\n",
+            )
+            response.headers["Upgrade"] = "websocket"
+            return response
+        return None
+
+    # ---- connections ----------------------------------------------------------------
+
+    async def handler(self, ws: ServerConnection) -> None:
+        conn = Conn(ws, self.config)
+        if len(self.conns) >= self.config.max_connections or self.closing:
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(
+                    encode(_error("server_full", "the server is full; try later", None, None))
+                )
+                await ws.close(1013, "server full")
+            return
+        self.conns.add(conn)
+        writer = asyncio.get_running_loop().create_task(conn.writer())
+        log.info("connection %d: opened from %s", conn.id, _peer(ws))
+        try:
+            await self._read(conn)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.conns.discard(conn)
+            if not conn.closed:
+                conn.closed = True
+                conn.queue.put_nowait(None)
+            self._disconnected(conn)
+            with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
+                await asyncio.wait_for(writer, 1.0)
+            code = ws.close_code
+            log.info("connection %d: closed (%s)", conn.id, code)
+
+    async def _read(self, conn: Conn) -> None:
+        ws = conn.ws
+        deadline = self.now + self.config.hello_timeout
+        while not conn.closed:
+            if conn.player is None:
+                try:
+                    data = await asyncio.wait_for(ws.recv(), max(0.0, deadline - self.now))
+                except TimeoutError:
+                    await ws.close(1008, "no hello in time")
+                    return
+            else:
+                data = await ws.recv()
+            self.handle_data(conn, data)
+
+    def handle_data(self, conn: Conn, data: bytes | str) -> None:
+        try:
+            message = decode_client(data, self.config.max_message_bytes)  # type: ignore[arg-type]
+        except DecodeError as error:
+            if not self._rate_ok(conn, None, None):
+                return
+            code: m.ErrorCode = "too_large" if error.code == "too_large" else "bad_message"
+            conn.send(_error(code, str(error), None, None))
+            return
+        if not self._rate_ok(conn, message.type, message.id):
+            return
+        try:
+            self._dispatch(conn, message)
+        except RequestError as error:
+            conn.send(_error(error.code, error.message, message.type, message.id))
+        except Exception:
+            log.exception("connection %d: %s failed", conn.id, message.type)
+            conn.send(
+                _error(
+                    "internal_error", "the server failed on this request", message.type, message.id
+                )
+            )
+
+    def _rate_ok(self, conn: Conn, request: str | None, req_id: int | None) -> bool:
+        if conn.rate.take():
+            conn.strikes = 0
+            return True
+        conn.strikes += 1
+        if conn.strikes > self.config.rate_close_after:
+            conn.close_soon(1008, "message rate limit exceeded")
+        else:
+            conn.send(_error("rate_limited", "too many messages; slow down", request, req_id))
+        return False
+
+    def _disconnected(self, conn: Conn) -> None:
+        for code in list(conn.watching):
+            table = self.tables.get(code)
+            if table is not None:
+                table.spectators.discard(conn)
+        conn.watching.clear()
+        player = conn.player
+        if player is None or player.conn is not conn:
+            return
+        player.conn = None
+        if self.closing:
+            return
+        for table in list(self.tables.values()):
+            index = table.seat_of(player.id)
+            if index is not None:
+                self._start_hold(table, index)
+                log.info("table %s: seat %d dropped", table.code, index)
+                self._send_update(table)
+
+    # ---- requests -------------------------------------------------------------------
+
+    def _dispatch(self, conn: Conn, message: m.ClientMessage) -> None:
+        if isinstance(message, m.Hello):
+            if conn.player is not None:
+                raise RequestError("already_welcomed", "this connection already said hello")
+            self._hello(conn, message)
+            return
+        player = conn.player
+        if player is None:
+            raise RequestError("hello_first", "the first message must be hello")
+        handlers: dict[type, Callable[[Conn, Player, Any], None]] = {
+            m.ListTables: self._list_tables,
+            m.CreateTable: self._create_table,
+            m.JoinTable: self._join_table,
+            m.WatchTable: self._watch_table,
+            m.AddBot: self._add_bot,
+            m.Act: self._act,
+            m.Chat: self._chat,
+            m.Leave: self._leave,
+            m.Rematch: self._rematch,
+            m.GetRecord: self._get_record,
+            m.Ping: self._ping,
+        }
+        handlers[type(message)](conn, player, message)
+
+    def _hello(self, conn: Conn, message: m.Hello) -> None:
+        if message.protocol_version not in m.SUPPORTED_VERSIONS:
+            versions = ", ".join(str(v) for v in m.SUPPORTED_VERSIONS)
+            raise RequestError(
+                "unsupported_version",
+                f"protocol version {message.protocol_version} is not supported; "
+                f"this server speaks version {versions}",
+            )
+        name = " ".join(message.name.split())
+        if not name or not name.isprintable():
+            raise RequestError("bad_name", "a name needs printable characters")
+        if message.token is not None:
+            row = self.store.player_by_token(message.token)
+            if row is None:
+                raise RequestError(
+                    "bad_token", "this token is not known here; say hello without one"
+                )
+            player = self.players.get(row.id)
+            if player is None:
+                player = self.players[row.id] = Player(row.id, row.name)
+            token, resumed = message.token, True
+        else:
+            player_id = secrets.token_hex(8)
+            token, resumed = secrets.token_urlsafe(32), False
+            self.store.add_player(player_id, name, token)
+            player = self.players[player_id] = Player(player_id, name)
+        old = player.conn
+        if old is not None and old is not conn:
+            old.player = None
+            old.close_soon(4000, "resumed on another connection")
+        player.conn = conn
+        conn.player = player
+        seated = [t for t in self.tables.values() if t.seat_of(player.id) is not None]
+        conn.send(
+            m.Welcome(
+                protocol_version=m.PROTOCOL_VERSION,
+                server_versions=tuple(m.SUPPORTED_VERSIONS),
+                player_id=player.id,
+                name=player.name,
+                token=token,
+                resumed=resumed,
+                tables=tuple(t.code for t in seated),
+                id=message.id,
+            )
+        )
+        log.info("connection %d: player %s %s", conn.id, player.id, "resumed" if resumed else "new")
+        for table in seated:
+            index = table.seat_of(player.id)
+            assert index is not None
+            self._reconnect(table, index, conn)
+
+    def _reconnect(self, table: Table, index: int, conn: Conn) -> None:
+        seat = table.seats[index]
+        task = table.hold_tasks.pop(index, None)
+        if task is not None:
+            task.cancel()
+        seat.hold_deadline = None
+        was_standing_in = seat.bot_standing_in
+        seat.bot_standing_in = False
+        if was_standing_in and table.bot_task is not None:
+            table.bot_task.cancel()
+            table.bot_task = None
+        conn.send(self._snapshot(table, index, None))
+        self._send_update(table, skip=conn)
+        log.info("table %s: seat %d back", table.code, index)
+        if table.status == "playing" and table.state.current_player == index:
+            self._prompt(table, index)
+
+    def _list_tables(self, conn: Conn, player: Player, message: m.ListTables) -> None:
+        now = self.now
+        tables = tuple(
+            table.summary(self.players, now)
+            for table in self.tables.values()
+            if not table.private and table.status != "closed"
+        )
+        conn.send(m.TableList(tables=tables[:200], id=message.id))
+
+    def _create_table(self, conn: Conn, player: Player, message: m.CreateTable) -> None:
+        open_tables = [t for t in self.tables.values() if t.status != "finished"]
+        if len(open_tables) >= self.config.max_tables:
+            raise RequestError("server_full", "the server has as many tables as it can hold")
+        mine = [t for t in open_tables if t.seat_of(player.id) is not None]
+        if len(mine) >= self.config.max_tables_per_player:
+            raise RequestError("server_full", "you sit at as many tables as one player may")
+        try:
+            rules = RuleSet.preset(message.preset, **message.overrides)
+        except (EngineError, TypeError, ValueError) as error:
+            raise RequestError("bad_rules", str(error)) from None
+        table = Table(
+            code=self._new_code(),
+            private=message.private,
+            preset=rules.preset_name(),
+            rules=rules,
+            on_hold_expiry=message.on_hold_expiry,
+            hold_seconds=message.hold_seconds,
+            turn_seconds=message.turn_seconds,
+        )
+        index = message.seat if message.seat is not None else 0
+        table.seats[index] = Seat(kind="human", player_id=player.id, name=player.name)
+        if message.bot is not None:
+            table.seats[1 - index] = Seat(
+                kind="bot", name=f"bot ({message.bot})", bot_level=message.bot
+            )
+        self.tables[table.code] = table
+        self._save(table)
+        log.info(
+            "table %s: created (%s, %s)",
+            table.code,
+            table.preset or "custom rules",
+            "private" if table.private else "open",
+        )
+        conn.send(self._snapshot(table, index, message.id))
+        if not table.empty_seats():
+            self._start_game(table)
+
+    def _join_table(self, conn: Conn, player: Player, message: m.JoinTable) -> None:
+        table = self._table(message.code)
+        mine = table.seat_of(player.id)
+        if mine is not None:
+            conn.send(self._snapshot(table, mine, message.id))
+            return
+        if message.seat is not None:
+            if table.seats[message.seat].kind != "empty":
+                raise RequestError("seat_taken", f"seat {message.seat} is taken")
+            index = message.seat
+        else:
+            empty = table.empty_seats()
+            if not empty:
+                raise RequestError("table_full", "both seats are taken")
+            index = empty[0]
+        table.seats[index] = Seat(kind="human", player_id=player.id, name=player.name)
+        table.spectators.discard(conn)
+        conn.watching.discard(table.code)
+        if table.status == "finished":
+            table.seats[index].rematch = False
+        self._save(table)
+        log.info("table %s: seat %d taken", table.code, index)
+        conn.send(self._snapshot(table, index, message.id))
+        self._send_update(table, skip=conn)
+        if table.status == "waiting" and not table.empty_seats():
+            self._start_game(table)
+
+    def _watch_table(self, conn: Conn, player: Player, message: m.WatchTable) -> None:
+        table = self._table(message.code)
+        mine = table.seat_of(player.id)
+        if mine is not None:
+            conn.send(self._snapshot(table, mine, message.id))
+            return
+        table.spectators.add(conn)
+        conn.watching.add(table.code)
+        conn.send(self._snapshot(table, None, message.id))
+
+    def _add_bot(self, conn: Conn, player: Player, message: m.AddBot) -> None:
+        table = self._table(message.code)
+        if table.seat_of(player.id) is None:
+            raise RequestError("not_seated", "only a player seated at the table may add the bot")
+        if message.seat is not None:
+            if table.seats[message.seat].kind != "empty":
+                raise RequestError("seat_taken", f"seat {message.seat} is taken")
+            index = message.seat
+        else:
+            empty = table.empty_seats()
+            if not empty:
+                raise RequestError("table_full", "both seats are taken")
+            index = empty[0]
+        table.seats[index] = Seat(
+            kind="bot", name=f"bot ({message.level})", bot_level=message.level, rematch=True
+        )
+        self._save(table)
+        log.info("table %s: bot (%s) in seat %d", table.code, message.level, index)
+        mine = table.seat_of(player.id)
+        conn.send(self._snapshot(table, mine, message.id))
+        self._send_update(table, skip=conn)
+        if table.status == "waiting":
+            self._start_game(table)
+
+    def _act(self, conn: Conn, player: Player, message: m.Act) -> None:
+        table = self._table(message.code)
+        index = table.seat_of(player.id)
+        if index is None:
+            raise RequestError("not_seated", "you do not sit at this table")
+        seat = table.seats[index]
+        if table.status == "waiting":
+            raise RequestError("game_not_started", "the game has not started")
+        if table.status != "playing":
+            raise RequestError("game_over", "the game is over")
+        done = seat.seqs.get(message.seq)
+        if done is not None:
+            conn.send(m.Ack(table=table.code, seq=message.seq, version=done, id=message.id))
+            return
+        state = table.state
+        if state.current_player != index:
+            raise RequestError("not_your_turn", "it is not your turn")
+        if message.version != state.version:
+            raise RequestError(
+                "stale_version",
+                f"the state is at version {state.version}, not {message.version}",
+            )
+        try:
+            action = convert.action_from_message(message.action)
+        except ConversionError as error:
+            raise RequestError("bad_message", str(error)) from None
+        try:
+            self._accept(table, index, action, message.seq, conn, message.id)
+        except IllegalActionError as error:
+            raise RequestError("illegal_action", str(error)) from None
+
+    def _chat(self, conn: Conn, player: Player, message: m.Chat) -> None:
+        table = self._table(message.code)
+        index = table.seat_of(player.id)
+        if index is None and conn not in table.spectators:
+            raise RequestError("not_at_table", "you are not at this table")
+        text = message.text.strip()
+        if len(text) > self.config.chat_max_chars:
+            raise RequestError(
+                "chat_too_long", f"chat is limited to {self.config.chat_max_chars} characters"
+            )
+        if not text:
+            raise RequestError("bad_message", "chat text is empty")
+        if not conn.chat_rate.take():
+            raise RequestError("rate_limited", "too much chat; slow down")
+        out = m.ChatMessage(table=table.code, seat=index, name=player.name, text=text)
+        for _, other in self._audience(table):
+            other.send(out)
+
+    def _leave(self, conn: Conn, player: Player, message: m.Leave) -> None:
+        table = self._table(message.code)
+        if conn in table.spectators:
+            table.spectators.discard(conn)
+            conn.watching.discard(table.code)
+            conn.send(m.Left(table=table.code, id=message.id))
+            return
+        index = table.seat_of(player.id)
+        if index is None:
+            raise RequestError("not_at_table", "you are not at this table")
+        if table.status == "playing":
+            self._finish(table, "forfeit", 1 - index)
+        self._vacate(table, index)
+        conn.send(m.Left(table=table.code, id=message.id))
+
+    def _vacate(self, table: Table, index: int) -> None:
+        task = table.hold_tasks.pop(index, None)
+        if task is not None:
+            task.cancel()
+        table.seats[index] = Seat()
+        log.info("table %s: seat %d left", table.code, index)
+        if table.has_humans():
+            self._save(table)
+            self._send_update(table)
+            return
+        table.status = "closed"
+        self._save(table)
+        self._stop_tasks(table)
+        for spectator in table.spectators:
+            spectator.watching.discard(table.code)
+            spectator.send(m.Left(table=table.code))
+        table.spectators.clear()
+        del self.tables[table.code]
+        log.info("table %s: closed", table.code)
+
+    def _rematch(self, conn: Conn, player: Player, message: m.Rematch) -> None:
+        table = self._table(message.code)
+        index = table.seat_of(player.id)
+        if index is None:
+            raise RequestError("not_seated", "you do not sit at this table")
+        if table.status == "waiting":
+            raise RequestError("game_not_started", "the game has not started")
+        if table.status != "finished":
+            raise RequestError("illegal_action", "a rematch can only be asked for after game over")
+        table.seats[index].rematch = True
+        for seat in table.seats:
+            if seat.kind == "bot":
+                seat.rematch = True
+        self._save(table)
+        conn.send(self._snapshot(table, index, message.id))
+        if all(seat.kind != "empty" and seat.rematch for seat in table.seats):
+            log.info("table %s: rematch", table.code)
+            table.game_no += 1
+            table.record_id = None
+            for seat in table.seats:
+                seat.rematch = False
+                seat.seqs = {}
+            table.state = type(table.state)(table.rules)
+            self._start_game(table)
+        else:
+            self._send_update(table, skip=conn)
+
+    def _get_record(self, conn: Conn, player: Player, message: m.GetRecord) -> None:
+        text = self.store.record_json(message.record_id)
+        if text is None:
+            raise RequestError("record_not_available", "no finished game has this record id (yet)")
+        conn.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
+
+    def _ping(self, conn: Conn, player: Player, message: m.Ping) -> None:
+        conn.send(m.Pong(nonce=message.nonce, id=message.id))
+
+    # ---- the game -------------------------------------------------------------------
+
+    def _start_game(self, table: Table) -> None:
+        table.status = "playing"
+        self._save(table)
+        log.info("table %s: game %d starts", table.code, table.game_no)
+        self._send_update(table)
+        self._advance(table)
+
+    def _commit(
+        self,
+        table: Table,
+        seat: int | None,
+        action: Action,
+        seq: int | None = None,
+        conn: Conn | None = None,
+        req_id: int | None = None,
+    ) -> None:
+        """Apply, store, then tell everyone: the one way an action enters a game."""
+        state = table.state
+        outcome = state.apply(seat, action)  # IllegalActionError: nothing changed
+        try:
+            self.store.append_action(
+                table.code, table.game_no, state.version, seat, str(action), seq
+            )
+        except Exception:
+            log.exception("table %s: store write failed; reloading the game", table.code)
+            self._replay(table)
+            raise
+        if seat is not None and seq is not None:
+            table.seats[seat].seqs[seq] = state.version
+        if conn is not None and seq is not None:
+            conn.send(m.Ack(table=table.code, seq=seq, version=state.version, id=req_id))
+        if isinstance(action, Deal):
+            log.info("table %s: hand %d dealt", table.code, state.hand_number)
+        audience = self._audience(table)
+        for viewer, other in audience:
+            events = convert.event_messages(outcome.for_viewer(viewer))
+            other.send(m.Events(table=table.code, version=outcome.version, events=events))
+        for event in outcome.for_viewer(None):
+            if isinstance(event, HandScored):
+                result = convert.hand_result_message(event.result, table.code)
+                log.info("table %s: hand %d scored", table.code, event.result.hand_number)
+                for _, other in audience:
+                    other.send(result)
+
+    def _accept(
+        self,
+        table: Table,
+        seat: int,
+        action: PlayerAction | Action,
+        seq: int | None,
+        conn: Conn | None,
+        req_id: int | None,
+    ) -> None:
+        self._commit(table, seat, action, seq, conn, req_id)
+        if table.turn_task is not None:
+            table.turn_task.cancel()
+            table.turn_task = None
+            table.turn_deadline = None
+        self._advance(table)
+
+    def _advance(self, table: Table) -> None:
+        """Drive the game until a seat must act: deal, finish, or ask the seat to move."""
+        while table.status == "playing":
+            state = table.state
+            if state.is_over:
+                self._finish(table, "score", state.winner)
+                return
+            if not state.is_chance_node:
+                break
+            self._commit(table, None, Deal(secrets.token_bytes(32)))
+        if table.status != "playing":
+            return
+        index = table.state.current_player
+        assert index is not None
+        seat = table.seats[index]
+        if seat.kind == "bot" or seat.bot_standing_in:
+            level: Level = seat.bot_level or self.config.standin_level
+            self._schedule_bot(table, index, level, self.config.bot_delay, forced=False)
+        else:
+            self._prompt(table, index)
+
+    def _prompt(self, table: Table, index: int) -> None:
+        """Tell a human seat it is its turn; start the turn timer if the table has one."""
+        state = table.state
+        if table.turn_seconds is not None and table.turn_task is None:
+            table.turn_deadline = self.now + table.turn_seconds
+            table.turn_task = self.spawn(
+                self._turn_timer(table, index, state.version, table.turn_seconds)
+            )
+        conn = self._conn_of(table.seats[index])
+        if conn is None:
+            return
+        left = (
+            None
+            if table.turn_deadline is None
+            else round(max(0.0, table.turn_deadline - self.now), 1)
+        )
+        if state.phase is Phase.EXCHANGE:
+            legal: tuple[m.ActionMessage, ...] = ()
+            exchange_max: int | None = min(
+                state.rules.blind_nil_exchange, len(state.hand_of(index))
+            )
+        else:
+            legal = tuple(convert.action_message(a) for a in state.legal_actions(index))
+            exchange_max = None
+        conn.send(
+            m.YourTurn(
+                table=table.code,
+                version=state.version,
+                phase=state.phase.value,
+                legal=legal,
+                exchange_max=exchange_max,
+                seconds_left=left,
+            )
+        )
+
+    async def _turn_timer(self, table: Table, index: int, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if table.turn_task is asyncio.current_task():
+            table.turn_task = None
+            table.turn_deadline = None
+        if table.status == "playing" and table.state.version == version:
+            log.info("table %s: seat %d ran out of time; the bot moves", table.code, index)
+            self._schedule_bot(table, index, self.config.standin_level, 0.0, forced=True)
+
+    def _schedule_bot(
+        self, table: Table, index: int, level: Level, delay: float, forced: bool
+    ) -> None:
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        table.bot_task = self.spawn(
+            self._bot_turn(table, index, table.game_no, table.state.version, level, delay, forced)
+        )
+
+    def _bot_may_act(
+        self, table: Table, index: int, game_no: int, version: int, forced: bool
+    ) -> bool:
+        seat = table.seats[index]
+        return (
+            self.tables.get(table.code) is table
+            and table.status == "playing"
+            and table.game_no == game_no
+            and table.state.version == version
+            and table.state.current_player == index
+            and (forced or seat.kind == "bot" or seat.bot_standing_in)
+        )
+
+    async def _bot_turn(
+        self,
+        table: Table,
+        index: int,
+        game_no: int,
+        version: int,
+        level: Level,
+        delay: float,
+        forced: bool,
+    ) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if not self._bot_may_act(table, index, game_no, version, forced):
+            return
+        view = table.state.view_for(index)
+        try:
+            action = await self.bots.decide(view, level, secrets.randbits(63))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the bot failed; it plays a random legal action", table.code)
+            action = random.choice(view.legal_actions())
+        if not self._bot_may_act(table, index, game_no, version, forced):
+            return
+        if table.bot_task is asyncio.current_task():
+            table.bot_task = None
+        self._accept(table, index, action, None, None, None)
+
+    def _finish(self, table: Table, reason: str, winner: int | None) -> None:
+        state = table.state
+        table.status = "finished"
+        record_id = secrets.token_urlsafe(12)
+        record = game_record(state)
+        if reason == "forfeit":
+            record["forfeit"] = {"winner": winner}
+        self.store.save_record(record_id, table.code, table.game_no, record)
+        table.record_id = record_id
+        for seat in table.seats:
+            seat.rematch = seat.kind == "bot"
+        self._stop_tasks(table, holds=False)
+        self._save(table)
+        log.info("table %s: game %d over (%s)", table.code, table.game_no, reason)
+        lines = tuple(
+            m.ScoreLine(seat=i, name=table.seats[i].name, score=state.scores[i], bags=state.bags[i])
+            for i in (0, 1)
+        )
+        over = m.GameOver(
+            table=table.code,
+            winner=winner,
+            reason="forfeit" if reason == "forfeit" else "score",
+            scores=(lines[0], lines[1]),
+            record_id=record_id,
+        )
+        for _, conn in self._audience(table):
+            conn.send(over)
+        self._send_update(table)
+
+    def _stop_tasks(self, table: Table, holds: bool = True) -> None:
+        for task in (table.bot_task, table.turn_task):
+            if task is not None:
+                task.cancel()
+        table.bot_task = table.turn_task = None
+        table.turn_deadline = None
+        if holds:
+            for task in table.hold_tasks.values():
+                task.cancel()
+            table.hold_tasks.clear()
+
+    # ---- holds ----------------------------------------------------------------------
+
+    def _start_hold(self, table: Table, index: int) -> None:
+        seat = table.seats[index]
+        if seat.kind != "human" or self._conn_of(seat) is not None or index in table.hold_tasks:
+            return
+        if table.status == "finished":
+            return
+        seat.hold_deadline = self.now + table.hold_seconds
+        table.hold_tasks[index] = self.spawn(self._hold(table, index, table.hold_seconds))
+
+    async def _hold(self, table: Table, index: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if table.hold_tasks.get(index) is asyncio.current_task():
+            del table.hold_tasks[index]
+        seat = table.seats[index]
+        if self.tables.get(table.code) is not table or seat.kind != "human":
+            return
+        if self._conn_of(seat) is not None:
+            return
+        seat.hold_deadline = None
+        if table.status != "playing":
+            log.info("table %s: hold of seat %d ran out; seat freed", table.code, index)
+            self._vacate(table, index)
+            return
+        log.info("table %s: hold of seat %d ran out (%s)", table.code, index, table.on_hold_expiry)
+        if table.on_hold_expiry == "forfeit":
+            self._finish(table, "forfeit", 1 - index)
+            return
+        if table.on_hold_expiry == "bot":
+            seat.bot_standing_in = True
+            self._send_update(table)
+            if table.state.current_player == index:
+                self._advance(table)
+            return
+        self._send_update(table)
+
+    # ---- shutdown -------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.closing = True
+        for task in list(self.tasks):
+            task.cancel()
+        self.bots.close()
+        self.store.close()
+
+
+def _peer(ws: ServerConnection) -> str:
+    try:
+        address = ws.remote_address
+        return f"{address[0]}:{address[1]}"
+    except Exception:
+        return "?"
+
+
+class RunningServer:
+    """A started server: ``port``, ``url``, and ``close()`` (also an async context manager)."""
+
+    def __init__(self, hub: Hub, server: Server, host: str, port: int) -> None:
+        self.hub = hub
+        self.server = server
+        self.host = host
+        self.port = port
+        shown = f"[{host}]" if ":" in host else host
+        self.url = f"ws://{shown}:{port}/"
+        self._closed = False
+
+    async def close(self) -> None:
+        """Close every connection (code 1001), stop the bots, flush and close the store."""
+        if self._closed:
+            return
+        self._closed = True
+        self.hub.closing = True
+        self.server.close()
+        await self.server.wait_closed()
+        self.hub.close()
+        log.info("server closed")
+
+    async def wait_closed(self) -> None:
+        await self.server.wait_closed()
+
+    async def __aenter__(self) -> RunningServer:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+async def start_server(config: ServerConfig) -> RunningServer:
+    """Open the store, resume its unfinished games, and listen (``port=0``: any free port)."""
+    hub = Hub(config)
+    try:
+        hub.load()
+        server = await serve(
+            hub.handler,
+            config.host,
+            config.port,
+            process_request=hub.process_request,
+            max_size=config.max_message_bytes,
+            compression=None,
+            ping_interval=config.ping_interval,
+            ping_timeout=config.ping_timeout,
+            max_queue=32,
+        )
+    except BaseException:
+        hub.close()
+        raise
+    sockets = list(server.sockets)
+    port = int(sockets[0].getsockname()[1]) if sockets else config.port
+    log.info("listening on %s:%d", config.host, port)
+    return RunningServer(hub, server, config.host, port)

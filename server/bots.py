@@ -1,0 +1,63 @@
+"""Bot decisions off the event loop: in worker processes, or one thread for tests.
+
+    runner = BotRunner(workers=2)
+    action = await runner.decide(view, "normal", seed=7)   # never blocks the loop
+    runner.close()
+
+The executor is created on the first decision, so a server without bots starts no
+process. Workers get only the seat's picklable :class:`engine.PlayerView` (what that seat
+may know), the level and a seed, and build the bot themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+
+from engine import Action, PlayerView
+from engine.bot import Bot
+
+__all__ = ["BotRunner", "choose"]
+
+
+def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> Action:
+    """Run in a worker: the bot's action for ``view``."""
+    return Bot(level, seed=seed, iterations=iterations).choose(view)
+
+
+class BotRunner:
+    """A lazily created executor for bot decisions."""
+
+    def __init__(self, workers: int, iterations: int | None = None) -> None:
+        self.workers = workers
+        self.iterations = iterations
+        self._executor: concurrent.futures.Executor | None = None
+
+    def _get_executor(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            if self.workers > 0:
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                )
+            else:
+                self._executor = concurrent.futures.ThreadPoolExecutor(
+                    max_workers=1, thread_name_prefix="spades-bot"
+                )
+        return self._executor
+
+    @property
+    def uses_processes(self) -> bool:
+        return isinstance(self._executor, concurrent.futures.ProcessPoolExecutor)
+
+    async def decide(self, view: PlayerView, level: str, seed: int) -> Action:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._get_executor(), choose, view, level, seed, self.iterations
+        )
+
+    def close(self) -> None:
+        """Stop the workers (decisions in flight are abandoned)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,192 @@
+"""Command-line entry points, used by ``python3 -m server`` and the ``spades`` command.
+
+parser = argparse.ArgumentParser()
+add_serve_arguments(parser)          # --host --port --db and the limits
+sys.exit(run_serve(parser.parse_args()))
+
+add_bot_arguments(parser)            # URL --table CODE [--level L] [--name N]
+sys.exit(run_bot(parser.parse_args()))
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from server.config import ServerConfig, default_db_path
+
+__all__ = ["add_bot_arguments", "add_serve_arguments", "config_from_args", "run_bot", "run_serve"]
+
+_DEFAULTS = ServerConfig()
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the server's flags (every limit of :class:`ServerConfig`) to ``parser``."""
+    d = _DEFAULTS
+    add = parser.add_argument
+    add("--host", default=d.host, help=f"address to listen on (default {d.host})")
+    add("--port", type=int, default=d.port, help=f"port (default {d.port}; 0: any free port)")
+    add(
+        "--db",
+        default="",
+        help=f"SQLite store (default {default_db_path()}; ':memory:' keeps nothing)",
+    )
+    add(
+        "--max-connections",
+        type=int,
+        default=d.max_connections,
+        help=f"default {d.max_connections}",
+    )
+    add("--max-tables", type=int, default=d.max_tables, help=f"default {d.max_tables}")
+    add(
+        "--max-message-bytes",
+        type=int,
+        default=d.max_message_bytes,
+        help=f"largest frame (default {d.max_message_bytes})",
+    )
+    add(
+        "--rate",
+        type=float,
+        default=d.rate_messages_per_second,
+        help=f"messages per second per connection (default {d.rate_messages_per_second:g})",
+    )
+    add(
+        "--rate-burst",
+        type=int,
+        default=d.rate_burst,
+        help=f"message burst per connection (default {d.rate_burst})",
+    )
+    add("--chat-max-chars", type=int, default=d.chat_max_chars, help=f"default {d.chat_max_chars}")
+    add(
+        "--chat-rate",
+        type=float,
+        default=d.chat_per_second,
+        help=f"chat lines per second (default {d.chat_per_second:g})",
+    )
+    add(
+        "--hold-seconds",
+        type=int,
+        default=d.hold_seconds,
+        help=f"default hold of a dropped seat (default {d.hold_seconds})",
+    )
+    add(
+        "--bot-delay",
+        type=float,
+        default=d.bot_delay,
+        help=f"seconds a bot waits before acting (default {d.bot_delay:g})",
+    )
+    add(
+        "--bot-workers",
+        type=int,
+        default=d.bot_workers,
+        help=f"bot worker processes; 0: a thread (default {d.bot_workers})",
+    )
+    add(
+        "--ping-interval",
+        type=float,
+        default=d.ping_interval,
+        help=f"keep-alive ping interval (default {d.ping_interval:g})",
+    )
+    add(
+        "--ping-timeout",
+        type=float,
+        default=d.ping_timeout,
+        help=f"keep-alive ping timeout (default {d.ping_timeout:g})",
+    )
+    add("--log-level", default="INFO", help="logging level (default INFO)")
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(
+        host=args.host,
+        port=args.port,
+        db_path=args.db,
+        max_connections=args.max_connections,
+        max_tables=args.max_tables,
+        max_message_bytes=args.max_message_bytes,
+        rate_messages_per_second=args.rate,
+        rate_burst=args.rate_burst,
+        chat_max_chars=args.chat_max_chars,
+        chat_per_second=args.chat_rate,
+        hold_seconds=args.hold_seconds,
+        bot_delay=args.bot_delay,
+        bot_workers=args.bot_workers,
+        ping_interval=args.ping_interval,
+        ping_timeout=args.ping_timeout,
+    )
+
+
+async def _serve(config: ServerConfig) -> None:
+    from server.app import start_server
+
+    running = await start_server(config)
+    print(f"spades server listening on {running.url}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        logging.getLogger("server").info("shutting down")
+        await running.close()
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run the server until SIGTERM or Ctrl-C; returns the exit status."""
+    logging.basicConfig(
+        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        asyncio.run(_serve(config_from_args(args)))
+    except OSError as error:
+        print(f"spades server: cannot listen: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the bot client's arguments: ``URL --table CODE [--level L] [--name N]``."""
+    parser.add_argument("url", help="server URL, e.g. ws://127.0.0.1:8765/")
+    parser.add_argument("--table", required=True, help="code of the table to sit at")
+    parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
+    parser.add_argument("--name", default="bot", help="the name to sit under (default 'bot')")
+    parser.add_argument("--seat", type=int, choices=(0, 1), default=None, help="seat to take")
+    parser.add_argument("--games", type=int, default=1, help="games to play, agreeing to rematches")
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    """Fill a seat with the bot over the protocol; returns the exit status."""
+    from server.bot_client import BotClientError, play
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        asyncio.run(
+            play(
+                args.url,
+                args.table,
+                level=args.level,
+                name=args.name,
+                seat=args.seat,
+                games=args.games,
+            )
+        )
+    except BotClientError as error:
+        print(f"spades bot: {error}", file=sys.stderr)
+        return 1
+    except (OSError, KeyboardInterrupt) as error:
+        if isinstance(error, OSError):
+            print(f"spades bot: {error}", file=sys.stderr)
+            return 1
+    return 0

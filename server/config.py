@@ -1,0 +1,74 @@
+"""Server settings: one dataclass with documented defaults (each has a ``spades serve`` flag).
+
+config = ServerConfig(port=0, db_path=":memory:")       # a throw-away server
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+__all__ = ["ServerConfig", "default_db_path"]
+
+
+def default_db_path() -> str:
+    """``$XDG_DATA_HOME/spades/spades.db`` (``~/.local/share/spades/spades.db`` by default)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return str(Path(base) / "spades" / "spades.db")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything the server can be told; the defaults suit a small public server.
+
+    - ``host``/``port``: where to listen (``port=0``: any free port, see ``RunningServer.port``).
+    - ``db_path``: the SQLite store; ``":memory:"`` keeps nothing after the process ends.
+    - ``max_message_bytes``: frames above it close the connection (code 1009).
+    - ``max_connections``: more get ``server_full`` and a close (1013).
+    - ``max_tables``: unfinished tables the server keeps; more get ``server_full``.
+    - ``max_tables_per_player``: unfinished tables one player may sit at when creating one.
+    - ``rate_messages_per_second``/``rate_burst``: per-connection message budget (token
+      bucket); beyond it requests get ``rate_limited`` and ``rate_close_after`` refusals in a
+      row close the connection (1008).
+    - ``chat_max_chars``, ``chat_per_second``/``chat_burst``: chat length and rate.
+    - ``hello_timeout``: seconds a new connection has to send ``hello``.
+    - ``hold_seconds``: the default hold of a dropped seat (a table may choose its own).
+    - ``bot_delay``: seconds a bot waits before acting, so a human can follow the play.
+    - ``bot_workers``: worker processes for bot decisions; ``0`` thinks in one thread of
+      the server process instead (for tests and embedded single-player use).
+    - ``bot_iterations``: overrides the bot's search effort (``None``: the level's own).
+    - ``standin_level``: the level of the bot that stands in for a dropped or slow human.
+    - ``ping_interval``/``ping_timeout``: keep-alive; a dead connection is noticed within
+      their sum (15 s by default).
+    - ``send_queue_limit``: messages queued for a slow reader before it is disconnected.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db_path: str = ""
+    max_message_bytes: int = 4096
+    max_connections: int = 1000
+    max_tables: int = 500
+    max_tables_per_player: int = 10
+    rate_messages_per_second: float = 30.0
+    rate_burst: int = 60
+    rate_close_after: int = 20
+    chat_max_chars: int = 200
+    chat_per_second: float = 1.0
+    chat_burst: int = 5
+    hello_timeout: float = 10.0
+    hold_seconds: int = 60
+    bot_delay: float = 0.6
+    bot_workers: int = 2
+    bot_iterations: int | None = None
+    standin_level: Literal["easy", "normal", "hard"] = "normal"
+    ping_interval: float = 5.0
+    ping_timeout: float = 10.0
+    send_queue_limit: int = 2000
+
+    @property
+    def database(self) -> str:
+        """The store path to open (``db_path``, or the default in the user's data dir)."""
+        return self.db_path or default_db_path()

@@ -1,0 +1,191 @@
+"""A table: two seats, its spectators, its settings and its game, plus their stored form."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from engine import GameState, RuleSet
+from protocol import convert
+from protocol import messages as m
+
+if TYPE_CHECKING:
+    from server.app import Conn
+
+__all__ = ["CODE_ALPHABET", "Player", "Seat", "Table"]
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""Table codes: 8 characters of this unambiguous alphabet (no 0/O, 1/I/L), ~40 bits."""
+
+Status = Literal["waiting", "playing", "finished", "closed"]
+Expiry = Literal["bot", "wait", "forfeit"]
+Level = Literal["easy", "normal", "hard"]
+
+
+@dataclass
+class Player:
+    """A person with a session token; ``conn`` is their live connection, if any."""
+
+    id: str
+    name: str
+    conn: Conn | None = None
+
+
+@dataclass
+class Seat:
+    """One seat: empty, a human (by player id) or the bot at a level."""
+
+    kind: Literal["empty", "human", "bot"] = "empty"
+    player_id: str | None = None
+    name: str | None = None
+    bot_level: Level | None = None
+    hold_deadline: float | None = None
+    bot_standing_in: bool = False
+    rematch: bool = False
+    seqs: dict[int, int] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "player_id": self.player_id,
+            "name": self.name,
+            "bot_level": self.bot_level,
+            "rematch": self.rematch,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            kind=data["kind"],
+            player_id=data["player_id"],
+            name=data["name"],
+            bot_level=data["bot_level"],
+            rematch=bool(data.get("rematch", False)),
+        )
+
+
+@dataclass
+class Table:
+    code: str
+    private: bool
+    preset: str | None
+    rules: RuleSet
+    on_hold_expiry: Expiry
+    hold_seconds: int
+    turn_seconds: int | None
+    seats: list[Seat] = field(default_factory=lambda: [Seat(), Seat()])
+    status: Status = "waiting"
+    game_no: int = 1
+    record_id: str | None = None
+    state: GameState = field(init=False)
+    spectators: set[Conn] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    turn_task: asyncio.Task[None] | None = None
+    turn_deadline: float | None = None
+    hold_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.state = GameState(self.rules)
+
+    # ---- stored form -----------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "private": self.private,
+            "preset": self.preset,
+            "rules": self.rules.to_dict(),
+            "on_hold_expiry": self.on_hold_expiry,
+            "hold_seconds": self.hold_seconds,
+            "turn_seconds": self.turn_seconds,
+            "seats": [seat.to_data() for seat in self.seats],
+            "record_id": self.record_id,
+        }
+
+    @classmethod
+    def from_data(cls, code: str, data: dict[str, Any], status: Status, game_no: int) -> Table:
+        table = cls(
+            code=code,
+            private=bool(data["private"]),
+            preset=data["preset"],
+            rules=RuleSet.from_dict(data["rules"]),
+            on_hold_expiry=data["on_hold_expiry"],
+            hold_seconds=int(data["hold_seconds"]),
+            turn_seconds=data["turn_seconds"],
+            seats=[Seat.from_data(seat) for seat in data["seats"]],
+            status=status,
+            game_no=game_no,
+            record_id=data.get("record_id"),
+        )
+        return table
+
+    # ---- reading ---------------------------------------------------------------------
+
+    def seat_of(self, player_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.player_id == player_id:
+                return index
+        return None
+
+    def empty_seats(self) -> list[int]:
+        return [index for index, seat in enumerate(self.seats) if seat.kind == "empty"]
+
+    def has_humans(self) -> bool:
+        return any(seat.kind == "human" for seat in self.seats)
+
+    def public_status(self) -> Literal["waiting", "playing", "finished"]:
+        return "waiting" if self.status == "closed" else self.status
+
+    def seat_info(self, index: int, players: dict[str, Player], now: float) -> m.SeatInfo:
+        seat = self.seats[index]
+        if seat.kind == "empty":
+            return m.SeatInfo(kind="empty")
+        if seat.kind == "bot":
+            return m.SeatInfo(kind="bot", name=seat.name, connected=True, bot_level=seat.bot_level)
+        player = players.get(seat.player_id or "")
+        connected = player is not None and player.conn is not None
+        left = None
+        if not connected and seat.hold_deadline is not None:
+            left = round(max(0.0, seat.hold_deadline - now), 1)
+        return m.SeatInfo(
+            kind="human",
+            name=seat.name,
+            connected=connected,
+            hold_seconds_left=left,
+            bot_standing_in=seat.bot_standing_in,
+        )
+
+    def info(self, your_seat: int | None, players: dict[str, Player], now: float) -> m.TableInfo:
+        return m.TableInfo(
+            code=self.code,
+            private=self.private,
+            preset=self.preset,
+            rules=convert.rules_message(self.rules),
+            seats=(self.seat_info(0, players, now), self.seat_info(1, players, now)),
+            status=self.public_status(),
+            your_seat=your_seat,
+            on_hold_expiry=self.on_hold_expiry,
+            hold_seconds=self.hold_seconds,
+            turn_seconds=self.turn_seconds,
+            rematch=(self.seats[0].rematch, self.seats[1].rematch),
+            record_id=self.record_id,
+        )
+
+    def summary(self, players: dict[str, Player], now: float) -> m.TableSummary:
+        return m.TableSummary(
+            code=self.code,
+            preset=self.preset,
+            rules=convert.rules_message(self.rules),
+            seats=(self.seat_info(0, players, now), self.seat_info(1, players, now)),
+            status=self.public_status(),
+            spectators=len(self.spectators),
+        )
+
+    def snapshot(
+        self, your_seat: int | None, players: dict[str, Player], now: float, req_id: int | None
+    ) -> m.Snapshot:
+        return m.Snapshot(
+            table=self.info(your_seat, players, now),
+            view=convert.view_message(self.state.view_for(your_seat), self.code),
+            id=req_id,
+        )

@@ -1,0 +1,202 @@
+"""A protocol client for tests, and a way to run a test against a real server.
+
+Tests are plain functions calling :func:`run` (``asyncio.run`` inside), so nothing beyond
+pytest is needed. The server listens on a loopback port; clients are real websocket
+clients speaking msgpack through :mod:`protocol.codec`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from protocol import convert
+from protocol import messages as m
+from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
+from server import RunningServer, ServerConfig, start_server
+
+T = TypeVar("T")
+
+FAST = {"target_score": 100, "lose_score": -100}
+
+TEST_CONFIG = ServerConfig(
+    port=0,
+    db_path=":memory:",
+    bot_delay=0.0,
+    bot_workers=0,
+    standin_level="easy",
+    rate_messages_per_second=10_000.0,
+    rate_burst=10_000,
+)
+
+
+def run(
+    test: Callable[[RunningServer], Awaitable[None]], timeout: float = 60.0, **overrides: Any
+) -> None:
+    """Start a server with ``TEST_CONFIG`` and ``overrides``, run ``test(server)``, close."""
+
+    async def main() -> None:
+        server = await start_server(replace(TEST_CONFIG, **overrides))
+        try:
+            await asyncio.wait_for(test(server), timeout)
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
+class Client:
+    """One websocket connection: every frame it gets is kept raw and decoded."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.raw: list[bytes] = []
+        self.inbox: asyncio.Queue[m.ServerMessage | None] = asyncio.Queue()
+        self.welcome: m.Welcome | None = None
+        self.seq = 0
+        self.next_id = 100
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(cls, url: str) -> Client:
+        ws = await connect(url, max_size=MAX_SERVER_MESSAGE_BYTES, compression=None)
+        return cls(ws)
+
+    @classmethod
+    async def hello(cls, url: str, name: str = "p", token: str | None = None) -> Client:
+        client = await cls.open(url)
+        await client.send(m.Hello(protocol_version=1, name=name, token=token))
+        client.welcome = await client.expect(m.Welcome)
+        return client
+
+    @property
+    def token(self) -> str:
+        assert self.welcome is not None
+        return self.welcome.token
+
+    async def _read(self) -> None:
+        try:
+            async for data in self.ws:
+                assert isinstance(data, bytes), "the server sent a text frame"
+                self.raw.append(data)
+                await self.inbox.put(decode_server(data))
+        except Exception:
+            pass
+        finally:
+            await self.inbox.put(None)
+
+    async def send(self, message: Any) -> None:
+        await self.ws.send(encode(message))
+
+    async def send_raw(self, data: bytes | str) -> None:
+        await self.ws.send(data)
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    async def recv(self, timeout: float = 20.0) -> m.ServerMessage:
+        message = await asyncio.wait_for(self.inbox.get(), timeout)
+        if message is None:
+            self.inbox.put_nowait(None)
+            raise ConnectionError(f"connection closed ({self.ws.close_code} {self.ws.close_reason})")
+        return message
+
+    async def expect(
+        self,
+        kind: type[T],
+        where: Callable[[T], bool] | None = None,
+        timeout: float = 20.0,
+    ) -> T:
+        """The next message of ``kind`` (matching ``where``), skipping others."""
+        while True:
+            message = await self.recv(timeout)
+            if isinstance(message, kind) and (where is None or where(message)):
+                return message
+
+    async def request(self, message: Any, kind: type[T], timeout: float = 20.0) -> T:
+        """Send ``message`` with a fresh id and wait for the reply (or error) with that id."""
+        req_id = self.new_id()
+        await self.send(message.model_copy(update={"id": req_id}))
+        while True:
+            reply = await self.recv(timeout)
+            if getattr(reply, "id", None) == req_id:
+                if isinstance(reply, kind):
+                    return reply
+                raise AssertionError(f"expected {kind.__name__}, got {reply!r}")
+
+    async def error(self, message: Any, code: str) -> m.ErrorMessage:
+        """Send ``message`` and expect an ``error`` with ``code`` for it."""
+        reply = await self.request(message, m.ErrorMessage)
+        assert reply.code == code, reply
+        return reply
+
+    async def snapshot(self, code: str) -> m.Snapshot:
+        """A fresh snapshot of this client's seat (join again changes nothing)."""
+        return await self.request(m.JoinTable(code=code), m.Snapshot)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self._reader.cancel()
+
+    async def drop(self) -> None:
+        """Vanish without a closing handshake (like a dead network)."""
+        transport = self.ws.transport
+        transport.abort()
+        self._reader.cancel()
+
+
+async def choose(client: Client, turn: m.YourTurn, rng: random.Random) -> m.ActionMessage:
+    """A random legal action; in the exchange phase 0..max random cards of the hand."""
+    if turn.phase == "exchange":
+        snap = await client.snapshot(turn.table)
+        hand = list(snap.view.hand)
+        count = rng.randint(0, min(turn.exchange_max or 0, len(hand)))
+        return m.ExchangeAction(cards=tuple(rng.sample(hand, count)))
+    return rng.choice(turn.legal)
+
+
+async def play_to_end(
+    client: Client,
+    rng: random.Random,
+    stop: Callable[[m.ServerMessage], bool] | None = None,
+) -> m.ServerMessage:
+    """Answer every ``your_turn`` with a random legal action until game over (or ``stop``)."""
+    while True:
+        message = await client.recv(30.0)
+        if stop is not None and stop(message):
+            return message
+        if isinstance(message, m.GameOver):
+            return message
+        if isinstance(message, m.YourTurn):
+            action = await choose(client, message, rng)
+            client.seq += 1
+            await client.send(
+                m.Act(code=message.table, action=action, version=message.version, seq=client.seq)
+            )
+        elif isinstance(message, m.ErrorMessage):
+            raise AssertionError(f"unexpected error {message!r}")
+
+
+async def two_players(
+    server: RunningServer, preset: str = "classic", **create: Any
+) -> tuple[Client, Client, str]:
+    """Two clients seated at a new table (created by the first); the game has started."""
+    first = await Client.hello(server.url, "alice")
+    second = await Client.hello(server.url, "bob")
+    overrides = create.pop("overrides", FAST)
+    snap = await first.request(
+        m.CreateTable(preset=preset, overrides=overrides, **create), m.Snapshot
+    )
+    code = snap.table.code
+    await second.request(m.JoinTable(code=code), m.Snapshot)
+    return first, second, code
+
+
+def view_of(snapshot: m.Snapshot) -> Any:
+    return convert.view_from_message(snapshot.view, snapshot.table.rules)
