@@ -1,31 +1,125 @@
 """The ``spades`` command.
 
-``spades`` with no arguments plays a game against the bot on this machine; the
-subcommands are listed by ``spades --help``.
+``spades`` with no arguments plays a game against the bot on this machine (an embedded
+server on a free loopback port, in this process); the subcommands are listed by
+``spades --help``::
+
+    spades [--rules P] [--level L] [--name N] [--ascii]
+    spades play [URL] [--name N] [--create [--rules P] [--private] [--bot L] | --join CODE
+                | --watch CODE]
+    spades replay RECORD [--print]
+    spades serve ...            (the server, see spades serve --help)
+    spades bot URL --table CODE (a bot client)
+    spades demo                 (two bots play a game, printed)
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import getpass
+import importlib
+import logging
+import os
 import random
 import secrets
 import sys
 from collections.abc import Sequence
+from typing import Any, Literal, cast
 
 import engine
+from client.model import ClientModel, Intent, Settings
 from engine import Deal, GameState, RuleSet
 from engine.bot import LEVELS, Bot
 
-__all__ = ["build_parser", "main"]
+__all__ = ["DEFAULT_URL", "build_parser", "main"]
+
+DEFAULT_URL = "ws://127.0.0.1:8765/"
+BOT_DELAY_ENV = "SPADES_BOT_DELAY"
+BOT_LEVEL_ENV = "SPADES_BOT_LEVEL"
+
+
+def _default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:  # no user database entry (containers)
+        name = ""
+    return (name or "player")[:24]
+
+
+def _server_cli() -> Any | None:
+    try:
+        return importlib.import_module("server.cli")
+    except ImportError:
+        return None
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spades",
-        description="Two-handed Spades over the network. With no command: play the bot.",
+        description="Two-handed Spades over the network. With no command: play the bot "
+        "on this machine at once.",
     )
     parser.add_argument("--version", action="version", version=f"spades {engine.__version__}")
+    parser.add_argument(
+        "--rules",
+        default="classic",
+        choices=sorted(engine.PRESETS),
+        help="rule preset for the game against the bot (default: classic)",
+    )
+    parser.add_argument(
+        "--level", default=None, choices=LEVELS, help="the bot's level (default: normal)"
+    )
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument(
+        "--ascii", action="store_true", help="letters (CDHS) instead of unicode suit symbols"
+    )
+    parser.add_argument("--bot-delay", type=float, default=None, help=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser("play", help="connect to a server: lobby, or create/join/watch")
+    play.add_argument(
+        "url", nargs="?", default=DEFAULT_URL, help=f"server address (default: {DEFAULT_URL})"
+    )
+    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    table = play.add_mutually_exclusive_group()
+    table.add_argument("--create", action="store_true", help="create a table and sit at it")
+    table.add_argument("--join", metavar="CODE", help="join the table with this code")
+    table.add_argument("--watch", metavar="CODE", help="watch the table with this code")
+    play.add_argument(
+        "--rules",
+        default="classic",
+        choices=sorted(engine.PRESETS),
+        help="with --create: the rule preset",
+    )
+    play.add_argument("--private", action="store_true", help="with --create: a private table")
+    play.add_argument(
+        "--bot",
+        default=None,
+        choices=LEVELS,
+        metavar="LEVEL",
+        help="with --create: the bot takes the other seat at LEVEL",
+    )
+    play.add_argument(
+        "--seat", type=int, choices=(0, 1), default=None, help="the seat to take (default: any)"
+    )
+
+    replay = commands.add_parser("replay", help="show a finished game's record hand by hand")
+    replay.add_argument("record", help="a record JSON file (as spades serve stores them)")
+    replay.add_argument(
+        "--print", action="store_true", dest="print_only", help="print every hand instead of paging"
+    )
+    replay.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+
+    server_cli = _server_cli()
+    serve = commands.add_parser("serve", help="run the server")
+    bot = commands.add_parser("bot", help="fill a seat with the bot over the network")
+    if server_cli is not None:
+        server_cli.add_serve_arguments(serve)
+        server_cli.add_bot_arguments(bot)
+
     demo = commands.add_parser("demo", help="watch two bots play a game in the terminal")
     demo.add_argument("--rules", default="classic", choices=sorted(engine.PRESETS))
     demo.add_argument("--level", default="easy", choices=LEVELS)
@@ -65,14 +159,106 @@ def run_demo(rules_name: str, level: str, seed: int | None) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if args.command in (None, "demo"):
-        return run_demo(
-            getattr(args, "rules", "classic"),
-            getattr(args, "level", "easy"),
-            getattr(args, "seed", None),
+def _quiet_logging() -> None:
+    """The full-screen client owns the terminal: nothing may write log lines to it."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.addHandler(logging.NullHandler())
+    root.setLevel(logging.CRITICAL)
+    logging.getLogger("websockets").setLevel(logging.CRITICAL)
+
+
+def _level(value: str | None) -> Literal["easy", "normal", "hard"]:
+    level = value or os.environ.get(BOT_LEVEL_ENV) or "normal"
+    if level not in LEVELS:
+        level = "normal"
+    return cast(Literal["easy", "normal", "hard"], level)
+
+
+def _bot_delay(value: float | None) -> float | None:
+    if value is not None:
+        return value
+    text = os.environ.get(BOT_DELAY_ENV)
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None
+
+
+def run_local_game(args: argparse.Namespace) -> int:
+    from client.session import run_local
+
+    level = _level(args.level)
+    intent = Intent(kind="create", preset=args.rules, bot=level, private=True)
+    model = ClientModel(
+        args.name or _default_name(),
+        settings=Settings(ascii_cards=args.ascii),
+        intent=intent,
+        bot_level=level,
+    )
+    _quiet_logging()
+    try:
+        asyncio.run(run_local(model, bot_delay=_bot_delay(args.bot_delay)))
+    except ImportError as error:
+        print(f"spades: the server is not available here ({error})", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from client.session import run_session
+
+    level = _level(args.bot)
+    if args.join:
+        intent = Intent(kind="join", code=args.join.upper(), seat=args.seat)
+    elif args.watch:
+        intent = Intent(kind="watch", code=args.watch.upper())
+    elif args.create:
+        intent = Intent(
+            kind="create", preset=args.rules, private=args.private, bot=args.bot, seat=args.seat
         )
+    else:
+        intent = Intent(kind="lobby")
+    model = ClientModel(
+        args.name or _default_name(),
+        settings=Settings(ascii_cards=args.ascii),
+        intent=intent,
+        bot_level=level,
+    )
+    model.form.preset = args.rules
+    model.form.rules = RuleSet.preset(args.rules)
+    _quiet_logging()
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_session(args.url, model))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command
+    if command is None:
+        return run_local_game(args)
+    if command == "play":
+        return run_play(args)
+    if command == "replay":
+        from client.replay import run_replay
+
+        return run_replay(args.record, print_only=args.print_only, ascii_only=args.ascii)
+    if command in ("serve", "bot"):
+        server_cli = _server_cli()
+        if server_cli is None:
+            print("spades: the server package is not available", file=sys.stderr)
+            return 1
+        runner = server_cli.run_serve if command == "serve" else server_cli.run_bot
+        result = runner(args)
+        return int(result) if isinstance(result, int) else 0
+    if command == "demo":
+        return run_demo(args.rules, args.level, args.seed)
+    parser.print_help()
     return 2
 
 

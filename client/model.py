@@ -1,0 +1,971 @@
+"""The client's model: everything the screen shows, and what each key does to it.
+
+The model holds the latest view and table info from the server, the legal actions of
+the pending ``your_turn``, what the player has selected or typed, the settings and a
+log. It knows nothing of prompt_toolkit or sockets: :meth:`ClientModel.handle` takes a
+server message, :meth:`ClientModel.press` takes a key name, and every message to the
+server goes out through the ``send`` callable. The layout only reads the model.
+
+The client decides nothing the server decides: the cards that may be played, the bids
+that may be made, whether blind nil may be declared, all come from ``your_turn.legal``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from client.state import apply_events
+from engine import (
+    PRESETS,
+    Bid,
+    BlindNil,
+    Card,
+    Discard,
+    EngineError,
+    Exchange,
+    Keep,
+    Phase,
+    Play,
+    PlayerAction,
+    PlayerView,
+    RuleSet,
+    verify,
+)
+from engine import HandResult as EngineHandResult
+from protocol import messages as m
+from protocol.convert import (
+    action_from_message,
+    action_message,
+    hand_result_from_message,
+    view_from_message,
+)
+from protocol.errors import ProtocolError
+
+__all__ = [
+    "BOT_LEVELS",
+    "ClientModel",
+    "CreateForm",
+    "Intent",
+    "Overlay",
+    "Screen",
+    "Settings",
+    "hand_order",
+]
+
+BOT_LEVELS: tuple[Literal["easy", "normal", "hard"], ...] = ("easy", "normal", "hard")
+SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: colours alternate
+CARD_KEYS = frozenset("0123456789tjqkacdhsTJQKACDHS")
+LOG_LINES = 200
+
+
+def hand_order(cards: Sequence[Card]) -> list[Card]:
+    """Display order: grouped by suit, spades first, high cards first within a suit."""
+    return sorted(cards, key=lambda c: (SUIT_ORDER.index(c.suit), -c.rank))
+
+
+class Screen(enum.StrEnum):
+    CONNECTING = "connecting"
+    LOBBY = "lobby"
+    TABLE = "table"
+
+
+class Overlay(enum.StrEnum):
+    HELP = "help"
+    SCORES = "scores"
+    SETTINGS = "settings"
+    CHAT = "chat"
+    RESULT = "result"
+    CREATE = "create"
+    JOIN = "join"
+    WATCH = "watch"
+
+
+@dataclass
+class Settings:
+    """The player's settings (the ``o`` key)."""
+
+    auto_play_one: bool = True
+    ascii_cards: bool = False
+    confirm_before_play: bool = True
+
+    ITEMS: tuple[tuple[str, str], ...] = (
+        ("auto_play_one", "Auto Play One (play a forced card by itself)"),
+        ("ascii_cards", "Card style: ASCII letters (CDHS) instead of ♣♦♥♠"),
+        ("confirm_before_play", "Confirm before play (a typed card waits for Enter)"),
+    )
+
+
+@dataclass
+class Intent:
+    """What to do once connected: the lobby, or create / join / watch a table."""
+
+    kind: Literal["lobby", "create", "join", "watch"] = "lobby"
+    preset: str = "classic"
+    overrides: dict[str, int | bool | str | None] = field(default_factory=dict)
+    private: bool = False
+    bot: Literal["easy", "normal", "hard"] | None = None
+    code: str | None = None
+    seat: int | None = None
+
+
+# fields of the create form: (name, kind, step); kind is bool / int / optint / choice
+_RULE_STEPS: dict[str, int] = {
+    "target_score": 50,
+    "nil_bonus": 10,
+    "blind_nil_bonus": 10,
+    "blind_nil_exchange": 1,
+    "blind_nil_min_deficit": 50,
+    "bag_limit": 1,
+    "bag_penalty": 10,
+    "lose_score": 50,
+}
+
+
+@dataclass
+class CreateForm:
+    """The lobby's create-table form: a preset, the table options and every rule field."""
+
+    preset: str = "classic"
+    private: bool = False
+    bot: Literal["easy", "normal", "hard"] | None = "normal"
+    rules: RuleSet = field(default_factory=RuleSet)
+    row: int = 0
+    typed: str = ""
+    error: str = ""
+
+    def rows(self) -> list[str]:
+        return ["preset", "private", "bot", *(f.name for f in dataclasses.fields(RuleSet))]
+
+    def value_text(self, name: str) -> str:
+        if name == "preset":
+            return self.preset
+        if name == "private":
+            return "yes" if self.private else "no"
+        if name == "bot":
+            return self.bot or "none (wait for a player)"
+        value = getattr(self.rules, name)
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if value is None:
+            return "none"
+        return str(value)
+
+    def overrides(self) -> dict[str, int | bool | str | None]:
+        base = PRESETS[self.preset].to_dict()
+        mine = self.rules.to_dict()
+        return {k: v for k, v in mine.items() if base[k] != v}
+
+    def change(self, direction: int) -> None:
+        """Step the current row's value by ``direction`` (+1 or -1)."""
+        name = self.rows()[self.row]
+        self.error = ""
+        self.typed = ""
+        if name == "preset":
+            names = sorted(PRESETS)
+            self.preset = names[(names.index(self.preset) + direction) % len(names)]
+            self.rules = PRESETS[self.preset]
+            return
+        if name == "private":
+            self.private = not self.private
+            return
+        if name == "bot":
+            options: list[Literal["easy", "normal", "hard"] | None] = [None, *BOT_LEVELS]
+            self.bot = options[(options.index(self.bot) + direction) % len(options)]
+            return
+        value = getattr(self.rules, name)
+        new: object
+        if isinstance(value, bool):
+            new = not value
+        elif name == "first_bidder":
+            new = "second_drafter" if value == "first_drafter" else "first_drafter"
+        elif name == "lose_score":
+            new = -self.rules.target_score if value is None else value + direction * 50
+            if isinstance(new, int) and new >= 0:
+                new = None
+        elif name == "blind_nil_min_deficit":
+            new = 0 if value is None else value + direction * 50
+            if isinstance(new, int) and new < 0:
+                new = None
+        else:
+            new = value + direction * _RULE_STEPS.get(name, 1)
+        self._set(name, new)
+
+    def _set(self, name: str, value: object) -> None:
+        try:
+            self.rules = self.rules.replace(**{name: value})
+        except EngineError as error:
+            self.error = str(error)
+
+    def type_char(self, char: str) -> None:
+        name = self.rows()[self.row]
+        if name not in _RULE_STEPS or not (char.isdigit() or char == "-"):
+            return
+        self.typed = (self.typed + char)[-7:]
+        try:
+            number = int(self.typed)
+        except ValueError:
+            return
+        self._set(name, number)
+
+    def backspace(self) -> None:
+        name = self.rows()[self.row]
+        self.typed = self.typed[:-1]
+        if name in _RULE_STEPS and self.typed not in ("", "-"):
+            self._set(name, int(self.typed))
+
+
+class ClientModel:
+    """The client's state. Feed it server messages and keys; it sends through ``send``."""
+
+    def __init__(
+        self,
+        name: str = "player",
+        *,
+        settings: Settings | None = None,
+        intent: Intent | None = None,
+        send: Callable[[m.ClientMessage], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        bot_level: Literal["easy", "normal", "hard"] = "normal",
+        url: str = "",
+    ) -> None:
+        self.name = name
+        self.url = url
+        self.settings = settings or Settings()
+        self.intent = intent or Intent()
+        self.sender = send
+        self.clock = clock
+        self.bot_level: Literal["easy", "normal", "hard"] = bot_level
+        self.sent: list[m.ClientMessage] = []
+        # connection
+        self.connection: Literal["connecting", "connected", "reconnecting", "closed"] = "connecting"
+        self.token: str | None = None
+        self.player_id: str | None = None
+        self.welcomed_once = False
+        self.screen = Screen.CONNECTING
+        # lobby
+        self.tables: tuple[m.TableSummary, ...] = ()
+        self.lobby_row = 0
+        self.form = CreateForm()
+        self.code_entry = ""
+        # table
+        self.table: m.TableInfo | None = None
+        self.table_time = 0.0
+        self.view: PlayerView | None = None
+        self.turn: m.YourTurn | None = None
+        self.legal: tuple[PlayerAction, ...] = ()
+        self.seq: dict[str, int] = {}
+        self.pending: m.Act | None = None
+        self.results: list[EngineHandResult] = []
+        self.verified: dict[int, bool] = {}
+        self.commitments: dict[int, str] = {}
+        self.game_over: m.GameOver | None = None
+        self.record_json: str | None = None
+        # input state
+        self.cursor: Card | None = None
+        self.typed = ""
+        self.bid_entry = ""
+        self.picks: set[Card] = set()
+        self.overlay: Overlay | None = None
+        self.settings_row = 0
+        self.chat_entry = ""
+        self.leave_armed = False
+        # output
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.chat: deque[str] = deque(maxlen=LOG_LINES)
+        self.flash = ""
+        self.quit_requested = False
+        self.on_quit: Callable[[], None] | None = None
+
+    # ---- small helpers -------------------------------------------------------------
+
+    @property
+    def code(self) -> str | None:
+        return self.table.code if self.table else None
+
+    @property
+    def my_seat(self) -> int | None:
+        return self.view.seat if self.view is not None else None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn is not None
+
+    @property
+    def phase(self) -> Phase | None:
+        return self.view.phase if self.view is not None else None
+
+    def seat_name(self, seat: int, *, you: bool = True) -> str:
+        if you and seat == self.my_seat:
+            return "You"
+        if self.table is not None:
+            info = self.table.seats[seat]
+            if info.kind == "empty":
+                return "(empty)"
+            if info.name:
+                return info.name
+            if info.kind == "bot":
+                return f"Bot ({info.bot_level})" if info.bot_level else "Bot"
+        return f"Seat {seat}"
+
+    def hold_left(self, seat: int) -> float | None:
+        """Seconds left in the hold of a dropped seat, counting down since the update."""
+        if self.table is None:
+            return None
+        left = self.table.seats[seat].hold_seconds_left
+        if left is None:
+            return None
+        return max(0.0, left - (self.clock() - self.table_time))
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+
+    def card_text(self, card: Card) -> str:
+        return card.pretty(self.settings.ascii_cards)
+
+    def send(self, message: m.ClientMessage) -> None:
+        self.sent.append(message)
+        if len(self.sent) > 1000:
+            del self.sent[:500]
+        if self.sender is not None:
+            self.sender(message)
+
+    def legal_cards(self) -> set[Card]:
+        return {a.card for a in self.legal if isinstance(a, Play)}
+
+    def hand_cards(self) -> list[Card]:
+        return hand_order(self.view.hand) if self.view is not None else []
+
+    # ---- server messages -----------------------------------------------------------
+
+    def handle(self, message: m.ServerMessage) -> None:
+        """Fold one server message into the model."""
+        handler = getattr(self, f"_on_{message.type}", None)
+        if handler is not None:
+            handler(message)
+
+    def _on_welcome(self, message: m.Welcome) -> None:
+        first = not self.welcomed_once
+        self.welcomed_once = True
+        self.token = message.token
+        self.player_id = message.player_id
+        self.name = message.name
+        self.connection = "connected"
+        if not first:
+            self.say("Reconnected." if message.resumed else "Reconnected (new session).")
+            if self.pending is not None:
+                self.send(self.pending)
+            if message.resumed and message.tables:
+                return
+            if self.table is not None and not message.resumed:
+                self.table = None
+                self.view = None
+                self.screen = Screen.LOBBY
+                self.send(m.ListTables())
+            return
+        if message.resumed and message.tables:
+            return
+        intent = self.intent
+        if intent.kind == "create":
+            self.send(
+                m.CreateTable(
+                    preset=intent.preset,
+                    overrides=intent.overrides,
+                    private=intent.private,
+                    bot=intent.bot,
+                    seat=intent.seat,
+                )
+            )
+        elif intent.kind == "join" and intent.code:
+            self.send(m.JoinTable(code=intent.code, seat=intent.seat))
+        elif intent.kind == "watch" and intent.code:
+            self.send(m.WatchTable(code=intent.code))
+        else:
+            self.screen = Screen.LOBBY
+            self.send(m.ListTables())
+
+    def _on_table_list(self, message: m.TableList) -> None:
+        self.tables = message.tables
+        self.lobby_row = min(self.lobby_row, max(0, len(self.tables) - 1))
+        if self.screen is Screen.CONNECTING:
+            self.screen = Screen.LOBBY
+
+    def _set_table(self, table: m.TableInfo) -> None:
+        if self.table is None or self.table.code != table.code:
+            self.say(f"At table {table.code}.")
+        self.table = table
+        self.table_time = self.clock()
+
+    def _on_snapshot(self, message: m.Snapshot) -> None:
+        self._set_table(message.table)
+        try:
+            view = view_from_message(message.view, message.table.rules)
+        except ProtocolError as error:
+            self.flash = f"bad snapshot: {error}"
+            return
+        self.view = view
+        self.screen = Screen.TABLE
+        if view.commitment is not None:
+            self.commitments.setdefault(view.hand_number, view.commitment)
+        self.results = list(view.hand_results)
+        for result in self.results:
+            self._verify(result)
+        if self.turn is not None and (
+            self.turn.version < view.version or view.current_player != view.seat
+        ):
+            self._clear_turn()
+        if view.phase is not Phase.GAME_OVER:
+            self.game_over = None
+
+    def _on_table_update(self, message: m.TableUpdate) -> None:
+        old = self.table
+        if old is not None and old.code != message.table.code:
+            return
+        self._set_table(message.table)
+        if old is not None:
+            for seat in (0, 1):
+                before, now = old.seats[seat], message.table.seats[seat]
+                if before.kind == "empty" and now.kind != "empty":
+                    self.say(f"{self.seat_name(seat)} sat down.")
+                elif before.connected and not now.connected and now.kind == "human":
+                    self.say(f"{self.seat_name(seat)} dropped; the seat is held.")
+                elif not before.connected and now.connected and now.kind == "human":
+                    self.say(f"{self.seat_name(seat)} is back.")
+
+    def _on_events(self, message: m.Events) -> None:
+        if self.table is None or message.table != self.table.code:
+            return
+        for event in message.events:
+            line = self._describe(event)
+            if line:
+                self.say(line)
+            if isinstance(event, m.HandStartedEvent):
+                self.commitments[event.hand_number] = event.commitment
+        if self.view is not None:
+            try:
+                self.view = apply_events(self.view, message.events, message.version)
+            except (EngineError, ValueError) as error:  # drift: wait for the next snapshot
+                self.flash = f"out of step ({error}); waiting for the server"
+        if self.turn is not None and self.turn.version < message.version:
+            self._clear_turn()
+
+    def _on_your_turn(self, message: m.YourTurn) -> None:
+        if self.table is None or message.table != self.table.code:
+            return
+        self.turn = message
+        self.legal = tuple(action_from_message(a) for a in message.legal)
+        self.typed = ""
+        self.bid_entry = ""
+        self.picks = set()
+        self.leave_armed = False
+        legal = self.legal_cards()
+        if message.phase == "play":
+            if self.cursor not in legal:
+                ordered = [c for c in self.hand_cards() if c in legal]
+                self.cursor = ordered[0] if ordered else None
+            if len(legal) == 1 and self.settings.auto_play_one:
+                (only,) = legal
+                self.say(f"Auto Play One: {self.card_text(only)} was your only legal card.")
+                self._act(Play(only))
+        elif message.phase == "exchange":
+            cards = self.hand_cards()
+            self.cursor = cards[0] if cards else None
+        elif message.phase == "bidding":
+            bids = sorted(a.tricks for a in self.legal if isinstance(a, Bid))
+            self.bid_entry = ""
+            if bids and self.view is not None:
+                self.bid_entry = ""
+
+    def _on_hand_result(self, message: m.HandResult) -> None:
+        result = hand_result_from_message(message)
+        self.results = [r for r in self.results if r.hand_number != result.hand_number]
+        self.results.append(result)
+        ok = self._verify(result)
+        if self.view is not None:
+            self.view = dataclasses.replace(
+                self.view, scores=result.scores, bags=result.bags, hand_results=tuple(self.results)
+            )
+        self.say(
+            f"Hand {result.hand_number}: {self.seat_name(0)} {result.points[0]:+d}, "
+            f"{self.seat_name(1)} {result.points[1]:+d}"
+            + (" · shuffle verified ✓" if ok else " · shuffle NOT verified ✗")
+        )
+        if self.overlay is None or self.overlay is Overlay.RESULT:
+            self.overlay = Overlay.RESULT
+
+    def _verify(self, result: EngineHandResult) -> bool:
+        seen = self.commitments.get(result.hand_number, result.commitment)
+        ok = seen == result.commitment and verify(result.commitment, result.seed, result.entropy)
+        self.verified[result.hand_number] = ok
+        return ok
+
+    def _on_game_over(self, message: m.GameOver) -> None:
+        self.game_over = message
+        self._clear_turn()
+        if message.winner is None:
+            self.say("The game is over.")
+        else:
+            self.say(f"Game over: {self.seat_name(message.winner)} won.")
+
+    def _on_ack(self, message: m.Ack) -> None:
+        if self.pending is not None and self.pending.seq == message.seq:
+            self.pending = None
+
+    def _on_error(self, message: m.ErrorMessage) -> None:
+        self.flash = f"{message.message} ({message.code})"
+        self.say(f"! {message.message}")
+        if message.request == "action" or message.code in (
+            "illegal_action",
+            "not_your_turn",
+            "stale_version",
+            "game_over",
+        ):
+            self.pending = None
+        if self.screen is Screen.CONNECTING and message.code in ("unknown_table", "table_full"):
+            self.screen = Screen.LOBBY
+            self.send(m.ListTables())
+
+    def _on_chat(self, message: m.ChatMessage) -> None:
+        line = f"{message.name}: {message.text}"
+        self.chat.append(line)
+        self.say(f"💬 {line}" if not self.settings.ascii_cards else f"> {line}")
+
+    def _on_record(self, message: m.RecordMessage) -> None:
+        self.record_json = message.record_json
+
+    def _on_left(self, message: m.Left) -> None:
+        if self.table is not None and self.table.code == message.table:
+            self.table = None
+            self.view = None
+            self.game_over = None
+            self._clear_turn()
+            self.results = []
+            self.overlay = None
+            self.screen = Screen.LOBBY
+            self.say(f"Left table {message.table}.")
+            self.send(m.ListTables())
+
+    def connection_lost(self) -> None:
+        """The socket dropped; the network task reconnects with the session token."""
+        if self.connection != "closed":
+            self.connection = "reconnecting"
+
+    def _describe(self, event: m.EventMessage) -> str:
+        name = self.seat_name
+        ascii_only = self.settings.ascii_cards
+
+        def card(text: str) -> str:
+            return Card.parse(text).pretty(ascii_only)
+
+        if isinstance(event, m.HandStartedEvent):
+            return f"Hand {event.hand_number}: {name(event.first_drafter)} draft first."
+        if isinstance(event, m.BlindNilEvent):
+            if event.declared:
+                return f"{name(event.seat)} declared BLIND NIL!"
+            return f"{name(event.seat)}: no blind nil."
+        if isinstance(event, m.DraftTurnEvent):
+            if event.card is None:
+                return ""  # the opponent's draft turns say nothing; the counts show them
+            if event.kept:
+                seen = f" ({card(event.other_card)} went to the pile)" if event.other_card else ""
+                return f"You kept {card(event.card)}{seen}."
+            taken = card(event.other_card) if event.other_card else "?"
+            return f"You discarded {card(event.card)} and took {taken}."
+        if isinstance(event, m.ExchangeEvent):
+            if event.given or event.received:
+                given = " ".join(card(c) for c in event.given)
+                got = " ".join(card(c) for c in event.received)
+                return f"You gave {given or 'nothing'} and got {got or 'nothing'}."
+            return f"{name(event.seat)} exchanged {event.count} card(s)."
+        if isinstance(event, m.BidEvent):
+            return f"{name(event.seat)} bid {'nil' if event.tricks == 0 else event.tricks}."
+        if isinstance(event, m.CardPlayedEvent):
+            return f"{name(event.seat)} played {card(event.card)}."
+        if isinstance(event, m.TrickWonEvent):
+            return f"{name(event.trick.winner)} won trick {event.number}."
+        if isinstance(event, m.HandScoredEvent):
+            return ""  # the hand_result message that follows says it in full
+        return f"Game over: {name(event.winner)} won {event.scores[0]} to {event.scores[1]}."
+
+    # ---- acting --------------------------------------------------------------------
+
+    def _clear_turn(self) -> None:
+        self.turn = None
+        self.legal = ()
+        self.typed = ""
+
+    def _act(self, action: PlayerAction) -> bool:
+        """Send ``action`` if the pending turn allows it; True when sent."""
+        turn, table = self.turn, self.table
+        if turn is None or table is None:
+            self.flash = "It is not your turn."
+            return False
+        if isinstance(action, Exchange):
+            limit = turn.exchange_max or 0
+            held = set(self.view.hand) if self.view is not None else set()
+            if len(action.cards) > limit or not set(action.cards) <= held:
+                self.flash = f"Pick at most {limit} of your cards."
+                return False
+        elif action not in self.legal:
+            self.flash = "That is not a legal move now."
+            return False
+        seq = self.seq.get(table.code, 0) + 1
+        self.seq[table.code] = seq
+        act = m.Act(code=table.code, action=action_message(action), version=turn.version, seq=seq)
+        self.pending = act
+        self._clear_turn()
+        self.flash = ""
+        self.cursor = None if isinstance(action, Play) else self.cursor
+        self.send(act)
+        return True
+
+    # ---- keys ----------------------------------------------------------------------
+
+    def press(self, key: str) -> None:
+        """Handle one key: a name (``left``, ``enter``, ``escape``, ``tab``, ``backspace``,
+        ``space``, ``up``, ``down``, ``right``) or one printable character."""
+        if key != "x":
+            self.leave_armed = False
+        if self.overlay is not None:
+            self._press_overlay(self.overlay, key)
+            return
+        if key == "?":
+            self.overlay = Overlay.HELP
+            return
+        if self.screen is Screen.LOBBY:
+            self._press_lobby(key)
+            return
+        if self.screen is not Screen.TABLE:
+            if key == "q":
+                self.request_quit()
+            return
+        if key == "tab":
+            self.overlay = Overlay.SCORES
+        elif key == "o":
+            self.overlay = Overlay.SETTINGS
+        elif key == "m":
+            self.overlay = Overlay.CHAT
+            self.chat_entry = ""
+        elif key == "escape":
+            self.typed = ""
+            self.flash = ""
+        elif key == "x":
+            self._press_leave()
+        else:
+            self._press_table(key)
+
+    def request_quit(self) -> None:
+        self.quit_requested = True
+        if self.on_quit is not None:
+            self.on_quit()
+
+    def _press_leave(self) -> None:
+        if self.table is None:
+            return
+        over = self.game_over is not None or self.phase is Phase.GAME_OVER
+        if over or self.table.status == "waiting" or self.leave_armed:
+            self.leave_armed = False
+            self.send(m.Leave(code=self.table.code))
+        else:
+            self.leave_armed = True
+            self.flash = "Press x again to leave the table (your seat is given up)."
+
+    def _press_overlay(self, overlay: Overlay, key: str) -> None:
+        if overlay is Overlay.RESULT:
+            self.overlay = None
+            if key not in ("escape", "enter", "space"):
+                self.press(key)  # the next hand may be waiting for this key
+            return
+        if overlay in (Overlay.HELP, Overlay.SCORES):
+            if key in ("escape", "enter", "space", "q", "?", "tab"):
+                self.overlay = None
+            elif key in ("o", "m", "x", "r", "l"):  # go on to what the key normally does
+                self.overlay = None
+                self.press(key)
+            return
+        if overlay is Overlay.SETTINGS:
+            rows = len(Settings.ITEMS)
+            if key in ("escape", "o", "q"):
+                self.overlay = None
+            elif key == "up":
+                self.settings_row = (self.settings_row - 1) % rows
+            elif key == "down":
+                self.settings_row = (self.settings_row + 1) % rows
+            elif key in ("enter", "space", "left", "right"):
+                name = Settings.ITEMS[self.settings_row][0]
+                setattr(self.settings, name, not getattr(self.settings, name))
+            return
+        if overlay is Overlay.CHAT:
+            if key == "escape":
+                self.overlay = None
+            elif key == "enter":
+                text = self.chat_entry.strip()
+                if text and self.table is not None:
+                    self.send(m.Chat(code=self.table.code, text=text[:200]))
+                self.chat_entry = ""
+                self.overlay = None
+            elif key == "backspace":
+                self.chat_entry = self.chat_entry[:-1]
+            elif key == "space":
+                self.chat_entry += " "
+            elif len(key) == 1 and key.isprintable():
+                self.chat_entry = (self.chat_entry + key)[:200]
+            return
+        if overlay is Overlay.CREATE:
+            self._press_create(key)
+            return
+        # JOIN / WATCH: a table code
+        if key == "escape":
+            self.overlay = None
+        elif key == "enter":
+            code = self.code_entry.strip().upper()
+            if code:
+                if overlay is Overlay.JOIN:
+                    self.send(m.JoinTable(code=code))
+                else:
+                    self.send(m.WatchTable(code=code))
+                self.overlay = None
+        elif key == "backspace":
+            self.code_entry = self.code_entry[:-1]
+        elif len(key) == 1 and (key.isalnum() or key == "-"):
+            self.code_entry = (self.code_entry + key.upper())[:16]
+
+    def _press_create(self, key: str) -> None:
+        form = self.form
+        rows = len(form.rows())
+        if key == "escape":
+            self.overlay = None
+        elif key == "up":
+            form.row = (form.row - 1) % rows
+            form.typed = ""
+        elif key == "down":
+            form.row = (form.row + 1) % rows
+            form.typed = ""
+        elif key == "left":
+            form.change(-1)
+        elif key in ("right", "space"):
+            form.change(+1)
+        elif key == "backspace":
+            form.backspace()
+        elif key == "enter":
+            self.send(
+                m.CreateTable(
+                    preset=form.preset,
+                    overrides=form.overrides(),
+                    private=form.private,
+                    bot=form.bot,
+                )
+            )
+            self.overlay = None
+        elif len(key) == 1:
+            form.type_char(key)
+
+    def _press_lobby(self, key: str) -> None:
+        if key == "q":
+            self.request_quit()
+        elif key == "up":
+            self.lobby_row = max(0, self.lobby_row - 1)
+        elif key == "down":
+            self.lobby_row = min(max(0, len(self.tables) - 1), self.lobby_row + 1)
+        elif key in ("enter", "w") and self.tables:
+            code = self.tables[self.lobby_row].code
+            if key == "enter":
+                self.send(m.JoinTable(code=code))
+            else:
+                self.send(m.WatchTable(code=code))
+        elif key == "c":
+            self.overlay = Overlay.CREATE
+            self.form.error = ""
+        elif key == "j":
+            self.overlay = Overlay.JOIN
+            self.code_entry = ""
+        elif key == "v":
+            self.overlay = Overlay.WATCH
+            self.code_entry = ""
+        elif key == "r":
+            self.send(m.ListTables())
+
+    def _press_table(self, key: str) -> None:
+        table = self.table
+        if table is None:
+            return
+        over = self.game_over is not None or self.phase is Phase.GAME_OVER
+        if over:
+            if key == "r":
+                self.send(m.Rematch(code=table.code))
+                self.say("You asked for a rematch.")
+            elif key == "l":
+                self.send(m.Leave(code=table.code))
+            return
+        if table.status == "waiting" and key == "b" and table.your_seat is not None:
+            self.send(m.AddBot(code=table.code, level=self.bot_level))
+            return
+        turn = self.turn
+        if turn is None:
+            if key == "enter":
+                self.flash = "Not your turn yet."
+            elif key in ("left", "right", "up", "down"):
+                self._move(key, self.hand_cards())
+            return
+        phase = turn.phase
+        if phase == "blind_nil":
+            if key in ("y", "b"):
+                if BlindNil(True) in self.legal:
+                    self._act(BlindNil(True))
+                else:
+                    self.flash = "You may not declare blind nil now."
+            elif key in ("n", "enter"):
+                self._act(BlindNil(False))
+        elif phase == "draft":
+            if key == "k":
+                self._act(Keep())
+            elif key == "d":
+                self._act(Discard())
+        elif phase == "bidding":
+            self._press_bid(key)
+        elif phase == "exchange":
+            self._press_exchange(key)
+        elif phase == "play":
+            self._press_play(key)
+
+    def _bids(self) -> list[int]:
+        return sorted(a.tricks for a in self.legal if isinstance(a, Bid))
+
+    def _press_bid(self, key: str) -> None:
+        bids = self._bids()
+        if not bids:
+            return
+        if key.isdigit() and len(key) == 1:
+            entry = self.bid_entry + key if self.bid_entry not in ("", "0") else key
+            if int(entry) > 13:
+                entry = key
+            self.bid_entry = entry
+        elif key == "n":
+            if 0 in bids:
+                self.bid_entry = "0"
+            else:
+                self.flash = "Nil is off in these rules."
+        elif key == "backspace":
+            self.bid_entry = self.bid_entry[:-1]
+        elif key in ("up", "right", "down", "left"):
+            current = int(self.bid_entry) if self.bid_entry else None
+            step = 1 if key in ("up", "right") else -1
+            if current is None:
+                value = bids[0] if step > 0 else bids[-1]
+            else:
+                value = min(max(current + step, bids[0]), bids[-1])
+            self.bid_entry = str(value)
+        elif key == "enter":
+            if not self.bid_entry:
+                self.flash = "Type your bid (0-13, n for nil), then Enter."
+                return
+            value = int(self.bid_entry)
+            if value not in bids:
+                self.flash = f"You may bid {bids[0]} to {bids[-1]}."
+                return
+            self._act(Bid(value))
+
+    def _move(self, key: str, cards: list[Card]) -> None:
+        if not cards:
+            return
+        if self.cursor not in cards:
+            self.cursor = cards[0]
+            return
+        assert self.cursor is not None
+        index = cards.index(self.cursor)
+        if key in ("left", "right"):
+            index = (index + (1 if key == "right" else -1)) % len(cards)
+            self.cursor = cards[index]
+            return
+        # up / down: the first card of the next / previous suit group
+        suits = []
+        for card in cards:
+            if card.suit not in suits:
+                suits.append(card.suit)
+        at = suits.index(self.cursor.suit)
+        target = suits[(at + (1 if key == "down" else -1)) % len(suits)]
+        self.cursor = next(c for c in cards if c.suit == target)
+
+    def _typed_card(self, key: str) -> Card | None:
+        """Feed a key to the typed-card buffer; the card once one is complete."""
+        if key not in CARD_KEYS:
+            return None
+        self.typed = (self.typed + key.lower())[-3:]
+        if self.typed[-1] in "cdhs" and len(self.typed) >= 2:
+            text, self.typed = self.typed, ""
+            for start in range(len(text) - 1):
+                try:
+                    return Card.parse(text[start:])
+                except EngineError:
+                    continue
+            self.flash = f"{text!r} is not a card; type e.g. qs or 10h"
+        return None
+
+    def _press_play(self, key: str) -> None:
+        legal = self.legal_cards()
+        ordered = [c for c in self.hand_cards() if c in legal]
+        if key in ("left", "right", "up", "down"):
+            self._move(key, ordered)
+            return
+        if key in ("enter", "space"):
+            if self.cursor is None or self.cursor not in legal:
+                self.flash = "Choose a card that may be played (bright), then Enter."
+                return
+            self._act(Play(self.cursor))
+            return
+        if key == "backspace":
+            self.typed = self.typed[:-1]
+            return
+        card = self._typed_card(key)
+        if card is None:
+            return
+        view = self.view
+        if view is None or card not in view.hand:
+            self.flash = f"You do not hold {self.card_text(card)}."
+            return
+        if card not in legal:
+            self.flash = f"{self.card_text(card)} may not be played now: {self._why_illegal()}"
+            return
+        self.cursor = card
+        self.flash = ""
+        if not self.settings.confirm_before_play:
+            self._act(Play(card))
+
+    def _why_illegal(self) -> str:
+        view = self.view
+        if view is not None and view.current_trick:
+            suit = view.current_trick[0].suit
+            return f"follow suit ({Card.of(0, suit).pretty(self.settings.ascii_cards)[-1]})"
+        return "spades are not broken"
+
+    def _press_exchange(self, key: str) -> None:
+        cards = self.hand_cards()
+        limit = self.turn.exchange_max if self.turn and self.turn.exchange_max else 0
+        if key in ("left", "right", "up", "down"):
+            self._move(key, cards)
+            return
+        if key == "enter":
+            self._act(Exchange(tuple(sorted(self.picks))))
+            return
+        card: Card | None
+        if key == "space":
+            card = self.cursor
+        else:
+            card = self._typed_card(key)
+            if card is not None and card not in cards:
+                self.flash = f"You do not hold {self.card_text(card)}."
+                return
+        if card is None:
+            return
+        self.cursor = card
+        if card in self.picks:
+            self.picks.discard(card)
+        elif len(self.picks) >= limit:
+            self.flash = f"At most {limit} cards; Space on a picked card drops it."
+        else:
+            self.picks.add(card)

@@ -1,0 +1,832 @@
+"""Drawing the model as formatted text: one function per region of the screen.
+
+Every function here takes the :class:`~client.model.ClientModel` and returns prompt_toolkit
+``StyleAndTextTuples``; none of them changes the model. The layout (:mod:`client.ui`)
+calls them through ``FormattedTextControl``; tests call them directly and join the text.
+The screen is laid out for 80x24: a title line, the main area (opponent, centre panel,
+your hand) beside a side bar (scores, bids, tricks, whose turn, the log), a prompt line
+and a key-hint line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
+
+from client.model import SUIT_ORDER, ClientModel, Overlay, Screen, Settings
+from engine import Card, Phase, PlayerView
+from engine import HandResult as EngineHandResult
+
+__all__ = [
+    "MAIN_WIDTH",
+    "SIDE_WIDTH",
+    "STYLE",
+    "fragments_text",
+    "render_main",
+    "render_overlay",
+    "render_prompt",
+    "render_screen_text",
+    "render_side",
+    "render_status",
+    "render_title",
+]
+
+MAIN_WIDTH = 53
+SIDE_WIDTH = 26
+
+STYLE = Style.from_dict(
+    {
+        "title": "bg:#1c3a5e #ffffff bold",
+        "title.warn": "bg:#1c3a5e #ffaf00 bold",
+        "side": "",
+        "dim": "#8a8a8a",
+        "head": "bold",
+        "good": "#5fd75f bold",
+        "bad": "#ff5f5f bold",
+        "turn": "#ffd75f bold",
+        "prompt": "bold #ffd75f",
+        "status": "bg:#303030 #d0d0d0",
+        "flash": "bg:#5f0000 #ffffff bold",
+        "card.s": "#e4e4e4",
+        "card.h": "#ff5f5f",
+        "card.c": "#87d787",
+        "card.d": "#5fafff",
+        "card.legal": "bold",
+        "card.illegal": "#4e4e4e",
+        "card.cursor": "reverse bold",
+        "card.picked": "underline bold bg:#5f5f00",
+        "bigcard": "bg:#ffffff #000000 bold",
+        "bigcard.h": "bg:#ffffff #d70000 bold",
+        "bigcard.d": "bg:#ffffff #0060d0 bold",
+        "bigcard.c": "bg:#ffffff #008700 bold",
+        "overlay": "bg:#202020 #e4e4e4",
+        "overlay.title": "bg:#202020 #ffd75f bold",
+        "overlay.sel": "reverse",
+        "log": "#bcbcbc",
+    }
+)
+
+SUIT_CLASS = "cdhs"
+
+Line = list[tuple[str, str]]
+
+
+def fragments_text(fragments: StyleAndTextTuples) -> str:
+    """The plain text of formatted fragments (what the terminal shows, without styles)."""
+    return "".join(fragment[1] for fragment in fragments)
+
+
+def _join(lines: Sequence[Line]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for index, line in enumerate(lines):
+        if index:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
+
+
+def _width(line: Line) -> int:
+    return sum(get_cwidth(text) for _, text in line)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    text = _clip(text, width)
+    gap = " " * max(0, width - get_cwidth(text))
+    return gap + text if right else text + gap
+
+
+def _clip(text: str, width: int) -> str:
+    if get_cwidth(text) <= width:
+        return text
+    out = ""
+    for char in text:
+        if get_cwidth(out + char) > width - 1:
+            return out + "…"
+        out += char
+    return out
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    words = text.split(" ")
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        candidate = f"{current} {word}" if current else word
+        if get_cwidth(candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        while get_cwidth(word) > width:
+            lines.append(word[:width])
+            word = word[width:]
+        current = word
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+def _card_style(card: Card) -> str:
+    return f"class:card.{SUIT_CLASS[card.suit]}"
+
+
+def _card(model: ClientModel, card: Card, extra: str = "") -> tuple[str, str]:
+    return (f"{_card_style(card)} {extra}".strip(), model.card_text(card))
+
+
+def _cards(model: ClientModel, cards: Sequence[Card], empty: str = "—") -> Line:
+    if not cards:
+        return [("class:dim", empty)]
+    line: Line = []
+    for index, card in enumerate(cards):
+        if index:
+            line.append(("", " "))
+        line.append(_card(model, card))
+    return line
+
+
+def _bid_text(view: PlayerView, seat: int) -> str:
+    if view.blind_nil[seat]:
+        return "blind nil"
+    bid = view.bids[seat]
+    if bid is None:
+        return "—"
+    return "nil" if bid == 0 else str(bid)
+
+
+def _big_card(model: ClientModel, card: Card | None) -> list[Line]:
+    ascii_only = model.settings.ascii_cards
+    h, v, tl, tr, bl, br = ("-", "|", "+", "+", "+", "+") if ascii_only else "─│┌┐└┘"
+    if card is None:
+        rank, suit, style = "?", "?", "class:bigcard"
+    else:
+        text = model.card_text(card)
+        rank, suit = text[:-1], text[-1]
+        style = "class:bigcard" if card.suit == 3 else f"class:bigcard.{SUIT_CLASS[card.suit]}"
+    inner = 7
+    return [
+        [("", tl + h * inner + tr)],
+        [("", v), (style, _pad(rank, inner)), ("", v)],
+        [("", v), (style, " " * inner), ("", v)],
+        [("", v), (style, _pad(f"   {suit}", inner)), ("", v)],
+        [("", v), (style, " " * inner), ("", v)],
+        [("", v), (style, _pad(rank, inner, right=True)), ("", v)],
+        [("", bl + h * inner + br)],
+    ]
+
+
+def _small_card(model: ClientModel, card: Card | None) -> list[Line]:
+    ascii_only = model.settings.ascii_cards
+    h, v, tl, tr, bl, br = ("-", "|", "+", "+", "+", "+") if ascii_only else "─│┌┐└┘"
+    if card is None:
+        return [
+            [("class:dim", tl + h * 5 + tr)],
+            [("class:dim", v + " " * 5 + v)],
+            [("class:dim", bl + h * 5 + br)],
+        ]
+    text = model.card_text(card)
+    return [
+        [("", tl + h * 5 + tr)],
+        [("", v), (_card_style(card) + " bold", _pad(" " + text, 5)), ("", v)],
+        [("", bl + h * 5 + br)],
+    ]
+
+
+def _beside(left: list[Line], right: list[Line], gap: int = 3) -> list[Line]:
+    width = max((_width(line) for line in left), default=0)
+    out: list[Line] = []
+    for index in range(max(len(left), len(right))):
+        a = left[index] if index < len(left) else []
+        b = right[index] if index < len(right) else []
+        out.append([*a, ("", " " * (width - _width(a) + gap)), *b])
+    return out
+
+
+# ---- title, prompt, status ---------------------------------------------------------
+
+
+def render_title(model: ClientModel) -> StyleAndTextTuples:
+    spade = "S" if model.settings.ascii_cards else "♠"
+    parts = [f" {spade} Spades"]
+    table = model.table
+    if model.screen is Screen.TABLE and table is not None:
+        parts.append(f"table {table.code}")
+        parts.append(table.preset or "custom rules")
+        parts.append(f"to {table.rules.target_score}")
+        if model.view is not None and model.view.hand_number:
+            parts.append(f"hand {model.view.hand_number}")
+        if table.your_seat is None:
+            parts.append("watching")
+    elif model.screen is Screen.LOBBY:
+        parts.append("lobby")
+    left = " · ".join(parts)
+    state = {
+        "connecting": "connecting…",
+        "connected": f"● {model.name}",
+        "reconnecting": "reconnecting…",
+        "closed": "disconnected",
+    }[model.connection]
+    style = "class:title" if model.connection == "connected" else "class:title.warn"
+    width = MAIN_WIDTH + 1 + SIDE_WIDTH
+    right = f"{state}  ?:help "
+    space = max(1, width - get_cwidth(left) - get_cwidth(right))
+    return [(style, _clip(left, width - get_cwidth(right) - 1) + " " * space), (style, right)]
+
+
+def render_prompt(model: ClientModel) -> StyleAndTextTuples:
+    """One line: what the player can do now."""
+    text = _prompt_text(model)
+    return [("class:prompt", " " + _clip(text, MAIN_WIDTH + SIDE_WIDTH - 1))]
+
+
+def _prompt_text(model: ClientModel) -> str:
+    if model.connection == "reconnecting":
+        return "Connection lost: reconnecting… (your seat is held)"
+    if model.screen is Screen.LOBBY:
+        return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh · q quit"
+    if model.screen is Screen.CONNECTING:
+        return "Connecting…"
+    view, table = model.view, model.table
+    if table is None or view is None:
+        return ""
+    if model.game_over is not None or view.phase is Phase.GAME_OVER:
+        return "Game over: r rematch · l leave"
+    if table.status == "waiting":
+        return f"Waiting for an opponent · b add the bot ({model.bot_level}) · x leave"
+    turn = model.turn
+    if turn is None:
+        current = view.current_player
+        if model.pending is not None:
+            return "Sent; waiting for the server…"
+        if current is None:
+            return "Waiting for the next hand…"
+        return f"Waiting for {model.seat_name(current)}…"
+    typed = f"  [{model.typed}]" if model.typed else ""
+    if turn.phase == "blind_nil":
+        return "Your turn: y declare BLIND NIL · n no blind nil"
+    if turn.phase == "draft":
+        return "Your turn: k keep the card · d discard it and take the next"
+    if turn.phase == "exchange":
+        return f"Pick up to {turn.exchange_max} cards: Space/type a card · Enter gives them{typed}"
+    if turn.phase == "bidding":
+        return "Your bid: type 0-13 (n = nil), ↑/↓ change, Enter bids"
+    if turn.phase == "play":
+        hint = "Enter plays" if model.settings.confirm_before_play else "typing a card plays it"
+        return f"Your turn: ←/→ or type a card (qs, 10h) · {hint}{typed}"
+    return ""
+
+
+def render_status(model: ClientModel) -> StyleAndTextTuples:
+    width = MAIN_WIDTH + 1 + SIDE_WIDTH
+    if model.flash:
+        return [("class:flash", _pad(" " + model.flash, width))]
+    if model.screen is Screen.TABLE:
+        keys = " ?:help  Tab:score sheet  o:settings  m:chat  x:leave  Ctrl-C:quit"
+    else:
+        keys = " ?:help  c:create  j:join  v:watch by code  q:quit"
+    return [("class:status", _pad(keys, width))]
+
+
+# ---- the main area -------------------------------------------------------------------
+
+
+def render_main(model: ClientModel) -> StyleAndTextTuples:
+    if model.screen is Screen.LOBBY:
+        return _join(_lobby_lines(model))
+    if model.screen is Screen.CONNECTING or model.view is None or model.table is None:
+        url = f" to {model.url}" if model.url else ""
+        return _join([[("", "")], [("class:head", f"  Connecting{url}…")]])
+    return _join(_table_lines(model, model.view))
+
+
+def _seat_header(model: ClientModel, seat: int, view: PlayerView) -> Line:
+    table = model.table
+    assert table is not None
+    info = table.seats[seat]
+    name = model.seat_name(seat, you=False)
+    me = seat == view.seat
+    line: Line = [("class:head", f" {'▼' if me else '▲'} {name}")]
+    if me:
+        line.append(("class:dim", " (you)"))
+    if info.kind == "bot":
+        line.append(("class:dim", f" · bot {info.bot_level or ''}".rstrip()))
+    elif info.kind == "human" and not me:
+        if info.connected:
+            line.append(("class:good", " ● online"))
+        else:
+            left = model.hold_left(seat)
+            held = f" · seat held {left:.0f}s" if left is not None else ""
+            line.append(("class:bad", f" ○ dropped{held}"))
+        if info.bot_standing_in:
+            line.append(("class:dim", " · bot standing in"))
+    elif info.kind == "empty":
+        line.append(("class:dim", " · empty seat"))
+    if view.current_player == seat:
+        line.append(("class:turn", "  ◆ to move"))
+    return line
+
+
+def _stats(view: PlayerView, seat: int) -> Line:
+    if view.phase in (Phase.PLAY, Phase.HAND_OVER) or any(b is not None for b in view.bids):
+        bid = _bid_text(view, seat)
+        return [("class:dim", f"   bid {bid} · won {view.tricks_won[seat]}")]
+    return [("class:dim", f"   drafted {view.draft_turns[seat]}/13")]
+
+
+def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
+    me = view.seat if view.seat is not None else 0
+    opp = 1 - me
+    lines: list[Line] = []
+    opp_line = _seat_header(model, opp, view)
+    lines.append(opp_line)
+    count = view.hand_sizes[opp]
+    back = "#" if model.settings.ascii_cards else "▒"
+    lines.append(
+        [("", "   "), ("class:dim", back * count), ("", f" {count} cards "), *_stats(view, opp)]
+    )
+    lines.append([])
+    centre = _centre_lines(model, view)
+    centre = (centre + [[] for _ in range(9)])[:9]
+    lines.extend(centre)
+    lines.append([])
+    lines.append([*_seat_header(model, me, view), *_stats(view, me)])
+    if view.seat is None:
+        lines.append(
+            [
+                ("", "   "),
+                ("class:dim", back * view.hand_sizes[me]),
+                ("", f" {view.hand_sizes[me]} cards"),
+            ]
+        )
+        lines.extend([[] for _ in range(3)])
+    else:
+        lines.extend(_hand_lines(model, view))
+    lines.extend(_info_lines(model, view))
+    return lines[:20]
+
+
+def _hand_lines(model: ClientModel, view: PlayerView) -> list[Line]:
+    legal = model.legal_cards()
+    playing = model.turn is not None and model.turn.phase == "play"
+    exchanging = model.turn is not None and model.turn.phase == "exchange"
+    symbols = "CDHS" if model.settings.ascii_cards else "♣♦♥♠"
+    lines: list[Line] = []
+    for suit in SUIT_ORDER:
+        cards = sorted((c for c in view.hand if c.suit == suit), key=lambda c: -c.rank)
+        line: Line = [
+            ("", "   "),
+            (f"class:card.{SUIT_CLASS[suit]} bold", symbols[suit]),
+            ("", " "),
+        ]
+        if not cards:
+            line.append(("class:dim", " —"))
+        for card in cards:
+            style = _card_style(card)
+            if playing:
+                style += " class:card.legal" if card in legal else " class:card.illegal"
+            if exchanging and card in model.picks:
+                style += " class:card.picked"
+            if card == model.cursor and (playing or exchanging):
+                style += " class:card.cursor"
+            line.append(("", " "))
+            line.append((style, model.card_text(card)))
+        lines.append(line)
+    return lines
+
+
+def _info_lines(model: ClientModel, view: PlayerView) -> list[Line]:
+    """Below the hand: what this seat knows of the pile, or the exchange picks."""
+    lines: list[Line] = []
+    if view.phase in (Phase.DRAFT, Phase.EXCHANGE, Phase.BIDDING) and view.seat is not None:
+        known = [*view.draft_discarded, *view.draft_seen_after_keep]
+        label = "   seen, to the pile: "
+        shown: list[Card] = []
+        room = MAIN_WIDTH - len(label) - 3
+        for card in reversed(known):
+            if sum(len(model.card_text(c)) + 1 for c in [*shown, card]) > room:
+                break
+            shown.insert(0, card)
+        more = [("class:dim", "… ")] if len(shown) < len(known) else []
+        lines.append([("class:dim", label), *more, *_cards(model, shown)])
+        if view.exchange_given or view.exchange_received:
+            lines.append(
+                [
+                    ("class:dim", "   gave "),
+                    *_cards(model, view.exchange_given),
+                    ("class:dim", " · got "),
+                    *_cards(model, view.exchange_received),
+                ]
+            )
+    if model.turn is not None and model.turn.phase == "exchange":
+        picks = sorted(model.picks, key=lambda c: (SUIT_ORDER.index(c.suit), -c.rank))
+        lines.append([("class:head", "   to give: "), *_cards(model, picks, "none")])
+    if view.phase is Phase.PLAY and view.tricks:
+        last = view.tricks[-1]
+        lines.append(
+            [
+                ("class:dim", f"   last trick: {model.seat_name(last.leader)} "),
+                _card(model, last.cards[0]),
+                ("class:dim", f", {model.seat_name(1 - last.leader)} "),
+                _card(model, last.cards[1]),
+                ("class:dim", f" → {model.seat_name(last.winner)}"),
+            ]
+        )
+    return lines
+
+
+def _centre_lines(model: ClientModel, view: PlayerView) -> list[Line]:
+    table = model.table
+    assert table is not None
+    me = view.seat if view.seat is not None else 0
+    opp = 1 - me
+    opp_name = model.seat_name(opp)
+    turn = model.turn
+    if model.game_over is not None or view.phase is Phase.GAME_OVER:
+        return _game_over_lines(model, view)
+    if table.status == "waiting":
+        return [
+            [("class:head", f"   Waiting for an opponent at table {table.code}.")],
+            [],
+            [("", "   A friend joins with:")],
+            [("class:head", f"     spades play {model.url or 'URL'} --join {table.code}")],
+            [],
+            [("", f"   or press b to play the bot ({model.bot_level}).")],
+        ]
+    phase = view.phase
+    if phase is Phase.BLIND_NIL:
+        bonus = view.rules.blind_nil_bonus
+        if turn is not None:
+            may = any(getattr(a, "declare", False) for a in model.legal)
+            lines: list[Line] = [
+                [("class:head", "   BLIND NIL?")],
+                [("", "   Declare before you see a single card:")],
+                [("", f"   +{bonus} if you take no trick, -{bonus} if you take any;")],
+                [("", f"   then exchange up to {view.rules.blind_nil_exchange} cards.")],
+                [],
+            ]
+            if may:
+                lines.append([("class:turn", "   y = declare blind nil    n = no")])
+            else:
+                lines.append([("class:dim", "   You may not declare it now (score rule): n")])
+            return lines
+        return [[("", f"   {model.seat_name(view.current_player or 0)} is deciding on blind nil…")]]
+    if phase is Phase.DRAFT:
+        turns_left = (13 - view.draft_turns[me], 13 - view.draft_turns[opp])
+        facts: list[Line] = [
+            [("class:dim", f"Turns left: you {turns_left[0]}, {opp_name} {turns_left[1]}")],
+            [("class:dim", f"Stock {view.stock_left} · pile {view.pile_size}")],
+        ]
+        if turn is not None and turn.phase == "draft":
+            see = "see" if view.rules.see_card_after_keep else "don't see"
+            info: list[Line] = [
+                [("class:head", "Card on offer")],
+                [],
+                [("class:turn", "k"), ("", " keep it  (next card goes to")],
+                [("", f"   the pile; you {see} it)")],
+                [("class:turn", "d"), ("", " discard it, take the next")],
+                [],
+                *facts,
+            ]
+            return _beside([[("", " "), *line] for line in _big_card(model, view.offered)], info)
+        drafter = view.current_player
+        who = model.seat_name(drafter) if drafter is not None else "?"
+        return [
+            [("", f"   Draft: {who} {'is' if drafter != me else 'are'} choosing…")],
+            [],
+            *[[("", "   "), *f] for f in facts],
+        ]
+    if phase is Phase.EXCHANGE:
+        if turn is not None:
+            return [
+                [("class:head", "   Blind nil exchange")],
+                [("", f"   Give up to {turn.exchange_max} cards face down; you get as many")],
+                [("", "   drawn at random from the discard pile.")],
+                [],
+                [("", "   Space or type a card (qs, 10h) to pick or drop it,")],
+                [("", "   Enter to give the picked cards (none is fine).")],
+            ]
+        return [[("", f"   {model.seat_name(view.current_player or 0)} exchanging…")]]
+    if phase is Phase.BIDDING:
+        lines = [[("class:head", "   Bidding")], []]
+        first = view.first_bidder if view.first_bidder is not None else 0
+        for seat in (first, 1 - first):
+            if view.blind_nil[seat]:
+                text = "blind nil"
+            elif view.bids[seat] is not None:
+                text = _bid_text(view, seat)
+            elif view.current_player == seat:
+                text = "…thinking" if seat != me else "?"
+            else:
+                text = "bids next"
+            lines.append([("", f"   {_pad(model.seat_name(seat), 12)} "), ("class:head", text)])
+        lines.append([])
+        if turn is not None and turn.phase == "bidding":
+            entry = model.bid_entry
+            shown = "nil" if entry == "0" else (entry or "_")
+            lines.append(
+                [
+                    ("", "   Your bid: "),
+                    ("class:card.cursor", f" {shown} "),
+                    ("class:dim", "   0-13 · n nil · Enter"),
+                ]
+            )
+            spades = sum(1 for c in view.hand if c.suit == 3)
+            high = sum(1 for c in view.hand if c.rank >= 11)
+            lines.append([("class:dim", f"   (you hold {spades} spades, {high} aces/kings)")])
+        return lines
+    if phase is Phase.PLAY:
+        return _trick_lines(model, view)
+    if phase is Phase.HAND_OVER and model.results:
+        return _result_lines(model, model.results[-1])[:9]
+    return [[("", "   Waiting for the next hand…")]]
+
+
+def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
+    me = view.seat if view.seat is not None else 0
+    leader = view.leader if view.leader is not None else me
+    cards: dict[int, Card] = {}
+    for index, card in enumerate(view.current_trick):
+        cards[leader if index == 0 else 1 - leader] = card
+    opp = 1 - me
+    left = [
+        [("", "  " + _pad(model.seat_name(opp), 9))],
+        *_prefix(_small_card(model, cards.get(opp))),
+    ]
+    right = [[("", _pad(model.seat_name(me), 9))], *_small_card(model, cards.get(me))]
+    number = min(13, len(view.tricks) + 1)
+    broken = "spades broken" if view.spades_broken else "spades not broken"
+    info: list[Line] = [
+        [("class:head", f"Trick {number} of 13")],
+        [("", f"{model.seat_name(leader)} lead{'s' if leader != me else ''}")],
+        [("class:good" if view.spades_broken else "class:dim", broken)],
+        [
+            (
+                "class:dim",
+                f"won: you {view.tricks_won[me]}/{_bid_text(view, me)}, "
+                f"{_clip(model.seat_name(opp), 8)} {view.tricks_won[opp]}/{_bid_text(view, opp)}",
+            )
+        ],
+    ]
+    return [[], *_beside(_beside(left, right, 2), info, 4)]
+
+
+def _prefix(lines: list[Line]) -> list[Line]:
+    return [[("", "  "), *line] for line in lines]
+
+
+def _result_lines(model: ClientModel, result: EngineHandResult) -> list[Line]:
+    def row(label: str, a: str, b: str, style: str = "") -> Line:
+        return [(style, f"   {_pad(label, 16)}{_pad(a, 10, True)}{_pad(b, 10, True)}")]
+
+    def bid(seat: int) -> str:
+        if result.blind_nil[seat]:
+            return "blind nil"
+        value = result.bids[seat]
+        return "nil" if value == 0 else str(value)
+
+    ok = model.verified.get(result.hand_number, False)
+    check = (
+        ("class:good", " shuffle verified ✓") if ok else ("class:bad", " shuffle NOT verified ✗")
+    )
+    if model.settings.ascii_cards:
+        check = (check[0], check[1].replace("✓", "OK").replace("✗", "!!"))
+    return [
+        [("class:head", f"   Hand {result.hand_number} result"), check],
+        row("", _clip(model.seat_name(0), 9), _clip(model.seat_name(1), 9), "class:head"),
+        row("bid", bid(0), bid(1)),
+        row("tricks", str(result.tricks[0]), str(result.tricks[1])),
+        row("points", f"{result.points[0]:+d}", f"{result.points[1]:+d}"),
+        row("bags added", f"+{result.bags_added[0]}", f"+{result.bags_added[1]}"),
+        row(
+            "bag penalty",
+            str(-result.bag_penalties[0] * (model.view.rules.bag_penalty if model.view else 100)),
+            str(-result.bag_penalties[1] * (model.view.rules.bag_penalty if model.view else 100)),
+        ),
+        row(
+            "total (bags)",
+            f"{result.scores[0]} ({result.bags[0]})",
+            f"{result.scores[1]} ({result.bags[1]})",
+            "class:head",
+        ),
+    ]
+
+
+def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
+    over = model.game_over
+    winner = over.winner if over is not None else view.winner
+    scores = (over.scores[0].score, over.scores[1].score) if over else view.scores
+    me = view.seat
+    if winner is None:
+        head = "The game is over."
+    elif winner == me:
+        head = "You WIN!"
+    else:
+        head = f"{model.seat_name(winner)} wins."
+    table = model.table
+    asked = ""
+    if table is not None and any(table.rematch):
+        asked = "Rematch asked by: " + ", ".join(
+            model.seat_name(s) for s in (0, 1) if table.rematch[s]
+        )
+    return [
+        [],
+        [("class:turn", f"   GAME OVER · {head}")],
+        [],
+        [("", f"   {model.seat_name(0)} {scores[0]}  ·  {model.seat_name(1)} {scores[1]}")],
+        [],
+        [("class:dim", f"   {asked}")] if asked else [],
+        [("", "   r = rematch    l = leave the table    Tab = score sheet")],
+    ]
+
+
+# ---- side bar ------------------------------------------------------------------------
+
+
+def render_side(model: ClientModel) -> StyleAndTextTuples:
+    lines: list[Line] = []
+    view, table = model.view, model.table
+    width = SIDE_WIDTH - 1
+    if model.screen is Screen.TABLE and view is not None and table is not None:
+        me = view.seat if view.seat is not None else 0
+        opp = 1 - me
+
+        def row(label: str, a: str, b: str, style: str = "") -> Line:
+            return [(style, f" {_pad(label, 7)}{_pad(a, 8, True)}{_pad(b, 9, True)}")]
+
+        lines.append(
+            [("class:dim", f" target {table.rules.target_score} · hand {view.hand_number}")]
+        )
+        lines.append(
+            row("", _clip(model.seat_name(me), 7), _clip(model.seat_name(opp), 8), "class:head")
+        )
+        lines.append(row("score", str(view.scores[me]), str(view.scores[opp]), "class:head"))
+        lines.append(row("bags", str(view.bags[me]), str(view.bags[opp])))
+        lines.append(row("bid", _bid_text(view, me), _bid_text(view, opp)))
+        lines.append(row("won", str(view.tricks_won[me]), str(view.tricks_won[opp])))
+        spade = "S" if model.settings.ascii_cards else "♠"
+        lines.append([("class:dim", f" {spade} broken: {'yes' if view.spades_broken else 'no'}")])
+        if view.current_player is None:
+            whose = "—"
+        else:
+            whose = (
+                "YOU" if view.current_player == view.seat else model.seat_name(view.current_player)
+            )
+        lines.append([("", " turn: "), ("class:turn", _clip(whose, width - 7))])
+    else:
+        lines.append([("class:head", " Welcome to Spades")])
+        lines.append([("class:dim", " two-handed, over the net")])
+    lines.append([("class:dim", " " + "─" * 8 + " log " + "─" * (width - 14))])
+    room = 20 - len(lines)
+    wrapped: list[str] = []
+    for entry in list(model.log)[-room:]:
+        for index, part in enumerate(_wrap(entry, width - 1)):
+            wrapped.append((" " if index == 0 else "  ") + part)
+    for part in wrapped[-room:]:
+        lines.append([("class:log", _clip(part, width))])
+    return _join(lines)
+
+
+# ---- lobby ---------------------------------------------------------------------------
+
+
+def _lobby_lines(model: ClientModel) -> list[Line]:
+    lines: list[Line] = [[("class:head", "  Open tables")], []]
+    if not model.tables:
+        lines.append([("class:dim", "  No open tables yet. Press c to create one")])
+        lines.append([("class:dim", "  (with the bot, or wait for a friend).")])
+    for index, summary in enumerate(model.tables[:14]):
+        seats = " vs ".join(
+            (s.name or (f"bot {s.bot_level}" if s.kind == "bot" else "?"))
+            if s.kind != "empty"
+            else "(free)"
+            for s in summary.seats
+        )
+        text = (
+            f"  {_pad(summary.code, 8)} {_pad(summary.preset or 'custom', 13)}"
+            f"{_pad(seats, 22)} {summary.status}"
+        )
+        style = "class:overlay.sel" if index == model.lobby_row else ""
+        lines.append([(style, _pad(text, MAIN_WIDTH))])
+    return lines
+
+
+# ---- overlays ------------------------------------------------------------------------
+
+HELP = """\
+Keys at the table
+  ←/→  ↑/↓    choose a card (↑/↓ jump between suits)
+  qs, 10h     type a card to choose it (rank then suit)
+  Enter       play the chosen card / make the bid
+  k / d       draft: keep / discard the card on offer
+  0-13, n     bidding: your bid, n = nil
+  y / n       blind nil: declare / decline
+  Space       exchange: pick or drop a card
+  Tab         score sheet of every hand
+  o           settings (Auto Play One, card style, ...)
+  m           chat            x  leave the table
+  r / l       after the game: rematch / leave
+  Esc         close a window; Ctrl-C quits
+Bright cards may be played, dark ones may not."""
+
+
+def render_overlay(model: ClientModel) -> StyleAndTextTuples:
+    overlay = model.overlay
+    if overlay is None:
+        return []
+    title, lines = _overlay_body(model, overlay)
+    out: list[Line] = [[("class:overlay.title", f" {title} ")], []]
+    out.extend(lines)
+    out.append([])
+    out.append([("class:dim", " Esc closes")])
+    return _join(out)
+
+
+def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]]:
+    if overlay is Overlay.HELP:
+        return "Help", [[("", " " + line)] for line in HELP.splitlines()]
+    if overlay is Overlay.RESULT:
+        if not model.results:
+            return "Hand result", []
+        lines = _result_lines(model, model.results[-1])
+        lines.append([])
+        lines.append([("class:turn", "   Enter to continue")])
+        return "Hand over", lines
+    if overlay is Overlay.SCORES:
+        return "Score sheet", _score_sheet(model)
+    if overlay is Overlay.SETTINGS:
+        lines = []
+        for index, (name, label) in enumerate(Settings.ITEMS):
+            on = bool(getattr(model.settings, name))
+            style = "class:overlay.sel" if index == model.settings_row else ""
+            lines.append([(style, f" [{'x' if on else ' '}] {label}")])
+        lines.append([])
+        lines.append([("class:dim", " ↑/↓ choose · Enter or Space toggles")])
+        return "Settings", lines
+    if overlay is Overlay.CHAT:
+        lines = [[("class:log", " " + _clip(line, 60))] for line in list(model.chat)[-8:]]
+        lines.append([])
+        lines.append([("", " say: "), ("class:head", model.chat_entry + "▏")])
+        lines.append([("class:dim", " Enter sends")])
+        return "Chat", lines
+    if overlay is Overlay.CREATE:
+        form = model.form
+        lines = []
+        for index, name in enumerate(form.rows()):
+            style = "class:overlay.sel" if index == form.row else ""
+            lines.append([(style, f" {_pad(name, 27)} {_pad(form.value_text(name), 26)}")])
+        lines.append([("class:bad", " " + form.error)] if form.error else [])
+        lines.append([("class:dim", " ↑/↓ field · ←/→ change · digits type · Enter create")])
+        return "Create a table", lines
+    verb = "Join" if overlay is Overlay.JOIN else "Watch"
+    return f"{verb} a table", [
+        [("", " table code: "), ("class:head", model.code_entry + "▏")],
+        [("class:dim", " Enter to " + verb.lower())],
+    ]
+
+
+def _score_sheet(model: ClientModel) -> list[Line]:
+    a, b = _clip(model.seat_name(0), 10), _clip(model.seat_name(1), 10)
+    lines: list[Line] = [
+        [
+            (
+                "class:head",
+                f" {'hand':>4}  {_pad(a, 10)} bid tk  pts  total │ "
+                f"{_pad(b, 10)} bid tk  pts  total",
+            )
+        ],
+    ]
+    for result in model.results[-12:]:
+        cells = []
+        for seat in (0, 1):
+            bid = result.bids[seat]
+            bid_text = "bn" if result.blind_nil[seat] else ("nil" if bid == 0 else str(bid))
+            cells.append(
+                f"{'':10} {bid_text:>3} {result.tricks[seat]:>2} {result.points[seat]:>+4}"
+                f" {result.scores[seat]:>6}"
+            )
+        ok = "✓" if model.verified.get(result.hand_number) else "✗"
+        if model.settings.ascii_cards:
+            ok = "ok" if ok == "✓" else "!!"
+        lines.append([("", f" {result.hand_number:>4}  {cells[0]} │ {cells[1]} {ok}")])
+    if not model.results:
+        lines.append([("class:dim", " no hand finished yet")])
+    return lines
+
+
+def render_screen_text(model: ClientModel) -> str:
+    """The whole screen as plain text (title, main beside side, prompt, status, overlay)."""
+    main = fragments_text(render_main(model)).split("\n")
+    side = fragments_text(render_side(model)).split("\n")
+    rows = [fragments_text(render_title(model))]
+    for index in range(20):
+        left = main[index] if index < len(main) else ""
+        right = side[index] if index < len(side) else ""
+        rows.append(_pad(left, MAIN_WIDTH) + "│" + right)
+    rows.append(fragments_text(render_prompt(model)))
+    rows.append(fragments_text(render_status(model)))
+    if model.overlay is not None:
+        rows.append(fragments_text(render_overlay(model)))
+    return "\n".join(rows)

@@ -1,0 +1,229 @@
+"""``spades replay RECORD``: a finished game, hand by hand.
+
+The record (as :func:`engine.game_record` writes it) is re-played with
+:func:`engine.replay`, which checks that every action applies and the outcome matches;
+then each hand is shown on one page: both hands as they stood when play began, the draft
+and the blind-nil choices, the bids, all 13 tricks, the score and the shuffle check.
+Page with ←/→ (or PgUp/PgDn, Home/End); q quits. ``--print`` writes every page to
+standard output instead.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import Output
+
+from client.model import hand_order
+from client.render import STYLE, fragments_text
+from engine import (
+    Card,
+    Deal,
+    GameState,
+    HandResult,
+    Phase,
+    RecordError,
+    parse_action,
+    replay,
+    verify,
+)
+
+__all__ = ["HandPage", "load_pages", "render_page", "run_replay"]
+
+
+@dataclass
+class HandPage:
+    """What one page shows: one hand of the game."""
+
+    number: int
+    first_drafter: int
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
+    kept: tuple[int, int] = (0, 0)
+    discarded: tuple[int, int] = (0, 0)
+    blind: tuple[bool | None, bool | None] = (None, None)
+    exchanged: tuple[int | None, int | None] = (None, None)
+    tricks: list[tuple[int, Card, Card, int]] = field(default_factory=list)
+    result: HandResult | None = None
+    verified: bool = False
+
+
+def load_pages(record: dict[str, Any]) -> tuple[GameState, list[HandPage]]:
+    """Check ``record`` by replaying it and cut it into one page per hand.
+
+    Raises :class:`~engine.errors.RecordError` when the record does not replay.
+    """
+    final = replay(record)
+    state = GameState(final.rules)
+    pages: list[HandPage] = []
+    for seat, text in record["actions"]:
+        action = parse_action(text)
+        phase_before = state.phase
+        state.apply(seat, action)
+        if isinstance(action, Deal):
+            pages.append(HandPage(state.hand_number, state.first_drafter or 0))
+            continue
+        page = pages[-1]
+        if phase_before is not Phase.PLAY and state.phase is Phase.PLAY:
+            views = (state.view_for(0), state.view_for(1))
+            page.hands = (views[0].hand, views[1].hand)
+            page.kept = (len(views[0].draft_kept), len(views[1].draft_kept))
+            page.discarded = (len(views[0].draft_discarded), len(views[1].draft_discarded))
+            page.blind = views[0].blind_nil
+            page.exchanged = views[0].exchange_counts
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and page.result is None:
+            view = state.view_for(None)
+            page.tricks = [(t.leader, t.cards[0], t.cards[1], t.winner) for t in view.tricks]
+            page.result = state.hand_results[-1]
+            result = page.result
+            page.verified = verify(result.commitment, result.seed, result.entropy)
+    return final, pages
+
+
+def _cards(cards: tuple[Card, ...], ascii_only: bool) -> str:
+    return " ".join(card.pretty(ascii_only) for card in hand_order(cards)) or "—"
+
+
+def render_page(
+    state: GameState, pages: list[HandPage], index: int, ascii_only: bool = False
+) -> StyleAndTextTuples:
+    """One hand's page as formatted text."""
+    page = pages[index]
+    out: StyleAndTextTuples = []
+
+    def line(text: str, style: str = "") -> None:
+        out.append((style, text + "\n"))
+
+    line(
+        f" Replay · hand {page.number} of {len(pages)} · rules: "
+        f"{state.rules.preset_name() or 'custom'} · first drafter: seat {page.first_drafter}",
+        "class:title",
+    )
+    line("")
+    for seat in (0, 1):
+        blind = " · BLIND NIL" if page.blind[seat] else ""
+        exch = page.exchanged[seat]
+        extra = f" · exchanged {exch}" if exch else ""
+        line(
+            f" Seat {seat}: kept {page.kept[seat]}, discarded {page.discarded[seat]}{blind}{extra}"
+        )
+        line(f"   hand at play: {_cards(page.hands[seat], ascii_only)}")
+    line("")
+    line(" Tricks (leader's card first):", "class:head")
+    rows = []
+    for number, (leader, first, second, winner) in enumerate(page.tricks, 1):
+        rows.append(
+            f" {number:>2}. s{leader} {first.pretty(ascii_only):>3}  "
+            f"s{1 - leader} {second.pretty(ascii_only):>3} → s{winner}"
+        )
+    half = (len(rows) + 1) // 2
+    for i in range(half):
+        right = rows[i + half] if i + half < len(rows) else ""
+        line(f"{rows[i]:<36}{right}")
+    line("")
+    result = page.result
+    if result is not None:
+        for seat in (0, 1):
+            bid = result.bids[seat]
+            bid_text = "blind nil" if result.blind_nil[seat] else ("nil" if bid == 0 else str(bid))
+            penalty = (
+                f", bag penalty x{result.bag_penalties[seat]}" if result.bag_penalties[seat] else ""
+            )
+            line(
+                f" Seat {seat}: bid {bid_text}, took {result.tricks[seat]}, "
+                f"{result.points[seat]:+d} points{penalty} → {result.scores[seat]} "
+                f"(bags {result.bags[seat]})",
+                "class:head",
+            )
+        mark = ("OK" if ascii_only else "✓") if page.verified else ("FAILED" if ascii_only else "✗")
+        line(
+            f" shuffle seed verifies against the commitment: {mark}",
+            "class:good" if page.verified else "class:bad",
+        )
+    else:
+        line(" (this hand did not finish)")
+    if index == len(pages) - 1 and state.is_over:
+        line(
+            f" Game over: seat {state.winner} wins {state.scores[0]} to {state.scores[1]}.",
+            "class:turn",
+        )
+    out.append(("class:status", " ←/→ previous/next hand · Home/End first/last · q quit"))
+    return out
+
+
+def run_replay(
+    path: str,
+    *,
+    print_only: bool = False,
+    ascii_only: bool = False,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> int:
+    """Show the record at ``path``; 0 on success, 1 if it cannot be read or replayed."""
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+        state, pages = load_pages(record)
+    except (OSError, ValueError, RecordError, KeyError, TypeError) as error:
+        print(f"spades replay: cannot replay {path}: {error}")
+        return 1
+    if not pages:
+        print(f"spades replay: {path} holds no hand")
+        return 1
+    if print_only:
+        for index in range(len(pages)):
+            print(fragments_text(render_page(state, pages, index, ascii_only)))
+            print()
+        return 0
+    where = [0]
+    bindings = KeyBindings()
+
+    def move(step: int) -> None:
+        where[0] = min(max(where[0] + step, 0), len(pages) - 1)
+
+    @bindings.add(Keys.Left)
+    @bindings.add(Keys.PageUp)
+    @bindings.add("p")
+    def _previous(event: KeyPressEvent) -> None:
+        move(-1)
+
+    @bindings.add(Keys.Right)
+    @bindings.add(Keys.PageDown)
+    @bindings.add(" ")
+    @bindings.add("n")
+    def _next(event: KeyPressEvent) -> None:
+        move(+1)
+
+    @bindings.add(Keys.Home)
+    def _first(event: KeyPressEvent) -> None:
+        where[0] = 0
+
+    @bindings.add(Keys.End)
+    def _last(event: KeyPressEvent) -> None:
+        where[0] = len(pages) - 1
+
+    @bindings.add("q")
+    @bindings.add(Keys.Escape)
+    @bindings.add(Keys.ControlC)
+    def _quit(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    control = FormattedTextControl(lambda: render_page(state, pages, where[0], ascii_only))
+    app: Application[None] = Application(
+        layout=Layout(HSplit([Window(control)])),
+        key_bindings=bindings,
+        style=STYLE,
+        full_screen=True,
+        input=input,
+        output=output,
+    )
+    app.run()
+    return 0

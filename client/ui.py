@@ -1,0 +1,163 @@
+"""The prompt_toolkit application: a layout that reads the model, and one key factory.
+
+    model = ClientModel(name)
+    app = build_application(model)               # input/output default to the terminal
+    await app.run_async()
+
+The layout calls the render functions of :mod:`client.render` through
+``FormattedTextControl``; :func:`make_key_bindings` turns every key into a
+:meth:`~client.model.ClientModel.press` call. Nothing here keeps state of its own.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import Output
+
+from client.model import ClientModel
+from client.render import (
+    MAIN_WIDTH,
+    SIDE_WIDTH,
+    STYLE,
+    render_main,
+    render_overlay,
+    render_prompt,
+    render_side,
+    render_status,
+    render_title,
+)
+
+__all__ = ["KEY_NAMES", "build_application", "build_layout", "make_key_bindings"]
+
+# prompt_toolkit key -> the model's key name
+KEY_NAMES: dict[str, str] = {
+    Keys.Left: "left",
+    Keys.Right: "right",
+    Keys.Up: "up",
+    Keys.Down: "down",
+    Keys.Enter: "enter",
+    Keys.ControlM: "enter",
+    Keys.Escape: "escape",
+    Keys.Tab: "tab",
+    Keys.ControlI: "tab",
+    Keys.Backspace: "backspace",
+    Keys.ControlH: "backspace",
+    " ": "space",
+}
+
+
+def make_key_bindings(model: ClientModel) -> KeyBindings:
+    """Every key binding of the client: each key becomes one ``model.press`` call."""
+    bindings = KeyBindings()
+
+    @bindings.add(Keys.ControlC)
+    @bindings.add(Keys.ControlQ)
+    @bindings.add(Keys.F10)
+    def _quit(event: KeyPressEvent) -> None:
+        model.request_quit()
+        _after(event, model)
+
+    for key, name in KEY_NAMES.items():
+
+        def handler(event: KeyPressEvent, name: str = name) -> None:
+            model.press(name)
+            _after(event, model)
+
+        bindings.add(key, eager=key == Keys.Escape)(handler)
+
+    @bindings.add(Keys.Any)
+    def _any(event: KeyPressEvent) -> None:
+        for press in event.key_sequence:
+            text = press.data
+            if len(text) == 1 and text.isprintable():
+                model.press(text)
+        _after(event, model)
+
+    return bindings
+
+
+def _after(event: KeyPressEvent, model: ClientModel) -> None:
+    if model.quit_requested and event.app.is_running:
+        future = event.app.future
+        if future is None or not future.done():
+            event.app.exit()
+
+
+def build_layout(model: ClientModel) -> Layout:
+    """The screen: title, main area beside the side bar, prompt and status lines, and a
+    floating window for help, settings, chat, the score sheet and hand results."""
+    body = HSplit(
+        [
+            Window(FormattedTextControl(lambda: render_title(model)), height=1),
+            VSplit(
+                [
+                    Window(
+                        FormattedTextControl(lambda: render_main(model)),
+                        width=MAIN_WIDTH,
+                        wrap_lines=False,
+                    ),
+                    Window(width=1, char="│", style="class:dim"),
+                    Window(
+                        FormattedTextControl(lambda: render_side(model)),
+                        width=SIDE_WIDTH,
+                        wrap_lines=False,
+                    ),
+                ]
+            ),
+            Window(FormattedTextControl(lambda: render_prompt(model)), height=1),
+            Window(FormattedTextControl(lambda: render_status(model)), height=1),
+        ]
+    )
+    overlay = ConditionalContainer(
+        Window(
+            FormattedTextControl(lambda: render_overlay(model)),
+            style="class:overlay",
+            width=74,
+            dont_extend_height=True,
+        ),
+        filter=Condition(lambda: model.overlay is not None),
+    )
+    return Layout(FloatContainer(content=body, floats=[Float(content=overlay, top=2)]))
+
+
+def build_application(
+    model: ClientModel,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    refresh_interval: float | None = 0.5,
+) -> Application[None]:
+    """The full-screen application over ``model`` (terminal I/O unless given)."""
+    app: Application[None] = Application(
+        layout=build_layout(model),
+        key_bindings=make_key_bindings(model),
+        style=STYLE,
+        full_screen=True,
+        mouse_support=False,
+        input=input,
+        output=output,
+        refresh_interval=refresh_interval,
+    )
+
+    def quit_app() -> None:
+        if app.is_running:
+            future = app.future
+            if future is None or not future.done():
+                app.exit()
+
+    model.on_quit = quit_app
+    return app

@@ -1,0 +1,110 @@
+"""Helpers for the client tests: engine games turned into the server's messages."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from engine import Deal, Exchange, GameState, Phase, RuleSet
+from protocol import messages as m
+from protocol.convert import action_message, rules_message, view_message
+
+from client.model import ClientModel
+
+CODE = "T3ST"
+
+
+def seed_of(n: int) -> bytes:
+    return hashlib.sha256(b"client-test" + n.to_bytes(8, "big")).digest()
+
+
+def table_info(
+    rules: RuleSet,
+    your_seat: int | None = 0,
+    status: str = "playing",
+    opponent: m.SeatInfo | None = None,
+) -> m.TableInfo:
+    me = m.SeatInfo(kind="human", name="alice", connected=True)
+    other = opponent or m.SeatInfo(kind="bot", name="Bot", connected=True, bot_level="easy")
+    return m.TableInfo(
+        code=CODE,
+        private=False,
+        preset=rules.preset_name(),
+        rules=rules_message(rules),
+        seats=(me, other),
+        status=status,  # type: ignore[arg-type]
+        your_seat=your_seat,
+        on_hold_expiry="bot",
+        hold_seconds=60,
+        turn_seconds=None,
+        rematch=(False, False),
+    )
+
+
+def snapshot(state: GameState, seat: int | None = 0, **table: object) -> m.Snapshot:
+    return m.Snapshot(
+        table=table_info(state.rules, seat, **table),  # type: ignore[arg-type]
+        view=view_message(state.view_for(seat), CODE),
+    )
+
+
+def your_turn(state: GameState, seat: int = 0) -> m.YourTurn:
+    phase = state.phase
+    if phase is Phase.EXCHANGE:
+        return m.YourTurn(
+            table=CODE,
+            version=state.version,
+            phase="exchange",
+            legal=(),
+            exchange_max=state.rules.blind_nil_exchange,
+        )
+    return m.YourTurn(
+        table=CODE,
+        version=state.version,
+        phase=phase.value,  # type: ignore[arg-type]
+        legal=tuple(action_message(a) for a in state.legal_actions(seat)),  # type: ignore[arg-type]
+    )
+
+
+def dealt(rules: RuleSet | None = None, n: int = 1) -> GameState:
+    state = GameState(rules or RuleSet.preset("classic"))
+    state.apply(None, Deal(seed_of(n)))
+    return state
+
+
+def advance_to(state: GameState, phase: Phase, seat: int = 0, seed: int = 3) -> GameState:
+    """Play random legal actions until it is ``seat``'s turn in ``phase``."""
+    rng = random.Random(seed)
+    for _ in range(2000):
+        if state.phase is phase and state.current_player == seat:
+            return state
+        current = state.current_player
+        if current is None:
+            state.apply(None, Deal(seed_of(rng.randrange(10**6))))
+            continue
+        legal = state.legal_actions(current)
+        if state.phase is Phase.EXCHANGE:
+            state.apply(current, Exchange(()))
+        else:
+            state.apply(current, rng.choice(legal))
+    raise AssertionError(f"never reached {phase} for seat {seat}")
+
+
+def model_at(state: GameState, seat: int = 0, **kw: object) -> ClientModel:
+    """A model that has seen the welcome and a snapshot (and your_turn if it is its turn)."""
+    model = ClientModel("alice", **kw)  # type: ignore[arg-type]
+    model.handle(
+        m.Welcome(
+            protocol_version=1,
+            server_versions=(1,),
+            player_id="p1",
+            name="alice",
+            token="tok",
+            resumed=True,
+            tables=(CODE,),
+        )
+    )
+    model.handle(snapshot(state, seat))
+    if state.current_player == seat and seat is not None:
+        model.handle(your_turn(state, seat))
+    return model
