@@ -307,10 +307,10 @@ class ClientModel:
             info = self.table.seats[seat]
             if info.kind == "empty":
                 return "(empty)"
+            if info.kind == "bot":
+                return "Bot"
             if info.name:
                 return info.name
-            if info.kind == "bot":
-                return f"Bot ({info.bot_level})" if info.bot_level else "Bot"
         return f"Seat {seat}"
 
     def hold_left(self, seat: int) -> float | None:
@@ -464,6 +464,12 @@ class ClientModel:
         self.picks = set()
         self.leave_armed = False
         legal = self.legal_cards()
+        view = self.view
+        if view is not None and (
+            view.version != message.version or (message.phase == "draft" and view.offered is None)
+        ):
+            # the card on offer travels only in a snapshot: ask for a fresh one
+            self.send(m.JoinTable(code=message.table))
         if message.phase == "play":
             if self.cursor not in legal:
                 ordered = [c for c in self.hand_cards() if c in legal]
@@ -526,6 +532,11 @@ class ClientModel:
             "game_over",
         ):
             self.pending = None
+        if message.code == "bad_token":  # the server forgot us: start a new session
+            self.token = None
+            self.welcomed_once = False
+            self.send(m.Hello(protocol_version=m.PROTOCOL_VERSION, name=self.name))
+            return
         if self.screen is Screen.CONNECTING and message.code in ("unknown_table", "table_full"):
             self.screen = Screen.LOBBY
             self.send(m.ListTables())

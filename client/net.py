@@ -107,8 +107,6 @@ class Connection:
     async def _write(self, socket: ClientConnection) -> None:
         while True:
             message = await self._outbox.get()
-            if isinstance(message, m.Hello):
-                continue
             await socket.send(encode(message))
 
     async def _read(self, socket: ClientConnection) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import importlib
-from typing import Any, Protocol
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -19,17 +17,10 @@ from prompt_toolkit.output import Output
 from client.model import ClientModel
 from client.net import Connection
 from client.ui import build_application
+from server.app import RunningServer, start_server
+from server.config import ServerConfig
 
-__all__ = ["EmbeddedServer", "run_local", "run_session", "start_embedded_server"]
-
-
-class EmbeddedServer(Protocol):
-    """What ``server.app.start_server`` returns."""
-
-    @property
-    def url(self) -> str: ...
-
-    async def close(self) -> None: ...
+__all__ = ["run_local", "run_session", "start_embedded_server"]
 
 
 async def run_session(
@@ -53,28 +44,13 @@ async def run_session(
             await reader
 
 
-def _server_config(bot_delay: float | None, extra: dict[str, Any] | None = None) -> object:
-    config_module = importlib.import_module("server.config")
-    config_class = config_module.ServerConfig
-    names = {f.name for f in dataclasses.fields(config_class)}
-    values: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "db": ":memory:"}
+async def start_embedded_server(bot_delay: float | None = None) -> RunningServer:
+    """Start the real server on a free loopback port with an in-memory store; the bot
+    thinks in a thread of this process."""
+    config = ServerConfig(host="127.0.0.1", port=0, db_path=":memory:", bot_workers=0)
     if bot_delay is not None:
-        for name in ("bot_delay", "bot_delay_seconds", "bot_think_delay"):
-            if name in names:
-                values[name] = bot_delay
-                break
-    for name in ("log_level", "quiet"):
-        if name == "quiet" and name in names:
-            values[name] = True
-    values.update(extra or {})
-    return config_class(**{k: v for k, v in values.items() if k in names})
-
-
-async def start_embedded_server(bot_delay: float | None = None) -> EmbeddedServer:
-    """Start the real server on a free loopback port with an in-memory store."""
-    app_module = importlib.import_module("server.app")
-    server: EmbeddedServer = await app_module.start_server(_server_config(bot_delay))
-    return server
+        config = dataclasses.replace(config, bot_delay=bot_delay)
+    return await start_server(config)
 
 
 async def run_local(

@@ -27,6 +27,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
+from prompt_toolkit.widgets import Frame
 
 from client.model import ClientModel
 from client.render import (
@@ -123,15 +124,17 @@ def build_layout(model: ClientModel) -> Layout:
         ]
     )
     overlay = ConditionalContainer(
-        Window(
-            FormattedTextControl(lambda: render_overlay(model)),
+        Frame(
+            Window(
+                FormattedTextControl(lambda: render_overlay(model)),
+                dont_extend_height=True,
+            ),
             style="class:overlay",
-            width=74,
-            dont_extend_height=True,
+            width=76,
         ),
         filter=Condition(lambda: model.overlay is not None),
     )
-    return Layout(FloatContainer(content=body, floats=[Float(content=overlay, top=2)]))
+    return Layout(FloatContainer(content=body, floats=[Float(content=overlay, top=1)]))
 
 
 def build_application(

@@ -5,11 +5,10 @@ from __future__ import annotations
 import hashlib
 import random
 
+from client.model import ClientModel
 from engine import Deal, Exchange, GameState, Phase, RuleSet
 from protocol import messages as m
 from protocol.convert import action_message, rules_message, view_message
-
-from client.model import ClientModel
 
 CODE = "T3ST"
 
