@@ -6,6 +6,7 @@ The engine never imports pydantic, and the server never builds a message by hand
     view_from_message(msg, rules)                  # View -> engine PlayerView
     action_message(engine_action) / action_from_message(msg)
     event_messages(outcome.for_viewer(seat))       # engine events -> event messages
+    your_turn_message(state.view_for(seat), code)  # the your_turn of the seat to move
     rules_message(rule_set) / rules_from_message(msg)
 
 ``*_from_message`` raise :class:`~protocol.errors.ConversionError` for a value the engine
@@ -56,6 +57,7 @@ __all__ = [
     "rules_message",
     "view_from_message",
     "view_message",
+    "your_turn_message",
 ]
 
 
@@ -283,3 +285,32 @@ def _event(event: Event) -> m.EventMessage:
 def event_messages(events: Iterable[Event]) -> tuple[m.EventMessage, ...]:
     """Message forms of events already filtered for one viewer (``Outcome.for_viewer``)."""
     return tuple(_event(event) for event in events)
+
+
+def your_turn_message(
+    view: PlayerView, table: str, seconds_left: float | None = None
+) -> m.YourTurn:
+    """The ``your_turn`` message for the seat of ``view``, which must be the seat to move.
+
+    ``legal`` lists the view's legal actions, except in the ``exchange`` phase where it is
+    empty and ``exchange_max`` says how many cards may be given; in the ``draft`` phase
+    ``offered`` is the card on offer. Raises :class:`ConversionError` when it is not this
+    view's seat's turn.
+    """
+    if not view.my_turn:
+        raise ConversionError("it is not this seat's turn")
+    if view.phase is Phase.EXCHANGE:
+        legal: tuple[m.ActionMessage, ...] = ()
+        exchange_max: int | None = min(view.rules.blind_nil_exchange, len(view.hand))
+    else:
+        legal = tuple(action_message(action) for action in view.legal_actions())
+        exchange_max = None
+    return m.YourTurn(
+        table=table,
+        version=view.version,
+        phase=view.phase.value,
+        legal=legal,
+        exchange_max=exchange_max,
+        seconds_left=seconds_left,
+        offered=None if view.offered is None else str(view.offered),
+    )

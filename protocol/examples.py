@@ -15,11 +15,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
+
+from pydantic import BaseModel
 
 from engine import (
+    Action,
+    Bid,
     Deal,
     Exchange,
     GameState,
@@ -28,7 +34,9 @@ from engine import (
     Play,
     PlayerView,
     RuleSet,
+    game_record,
 )
+from engine.game import HandScored
 from protocol import messages as m
 from protocol.convert import (
     action_message,
@@ -36,6 +44,7 @@ from protocol.convert import (
     hand_result_message,
     rules_message,
     view_message,
+    your_turn_message,
 )
 
 __all__ = [
@@ -44,21 +53,24 @@ __all__ = [
     "EXAMPLE_TABLE",
     "EXAMPLE_TOKEN",
     "ExampleGame",
+    "SessionStep",
     "action_examples",
     "client_examples",
     "event_examples",
     "example_events",
     "example_game",
     "example_seed",
+    "example_session",
     "example_snapshot",
     "example_table_info",
     "server_examples",
 ]
 
-EXAMPLE_TABLE: Final = "K7QF"
+EXAMPLE_TABLE: Final = "K7QF2MXA"
 """The table code every example uses."""
-EXAMPLE_TOKEN: Final = "b3J0aG9ncmFwaGljYWxseS1zZWNyZXQtdG9rZW4"
-EXAMPLE_PLAYER_ID: Final = "p-3f9a1c"
+EXAMPLE_TOKEN: Final = "q2fXq9T0d3vJm1kLZr8bYwPc4sNe7uHa6GiVoRtKxEy"
+EXAMPLE_PLAYER_ID: Final = "3f9a1c0be24d7a58"
+EXAMPLE_RECORD_ID: Final = "Zk3v9QmR2xLbT0aW"
 EXAMPLE_SEED: Final = b"spades2 protocol example, hand "
 """Hand ``n`` of the example game is dealt with ``example_seed(n)``."""
 
@@ -159,7 +171,7 @@ def example_table_info(status: str = "playing", your_seat: int | None = 0) -> m.
         rules=rules,
         seats=(
             m.SeatInfo(kind="human", name="ada", connected=True),
-            m.SeatInfo(kind="bot", name="bot", connected=True, bot_level="normal"),
+            m.SeatInfo(kind="bot", name="bot (normal)", connected=True, bot_level="normal"),
         ),
         status=status,  # type: ignore[arg-type]
         your_seat=your_seat,
@@ -226,7 +238,7 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
         m.Chat(code=EXAMPLE_TABLE, text="good game!", id=8),
         m.Leave(code=EXAMPLE_TABLE, id=9),
         m.Rematch(code=EXAMPLE_TABLE, id=10),
-        m.GetRecord(record_id="r-20261130-k7qf-1", id=11),
+        m.GetRecord(record_id=EXAMPLE_RECORD_ID, id=11),
         m.Ping(nonce=42, id=12),
     )
 
@@ -250,7 +262,7 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
     game = example_game()
     trick = game.trick_outcome
     result = game.state.hand_results[0]
-    record_id = "r-20261130-k7qf-1"
+    record_id = EXAMPLE_RECORD_ID
     final = m.ScoreLine(seat=0, name="ada", score=312, bags=4)
     return (
         m.Welcome(
@@ -286,19 +298,13 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             version=trick.version,
             events=event_messages(trick.for_viewer(0)),
         ),
-        m.YourTurn(
-            table=EXAMPLE_TABLE,
-            version=game.mid_play.version,
-            phase="play",
-            legal=game.mid_play_state_legal,
-            seconds_left=None,
-        ),
+        your_turn_message(game.mid_play, EXAMPLE_TABLE),
         hand_result_message(result, EXAMPLE_TABLE),
         m.GameOver(
             table=EXAMPLE_TABLE,
             winner=0,
             reason="score",
-            scores=(final, m.ScoreLine(seat=1, name="bot", score=247, bags=7)),
+            scores=(final, m.ScoreLine(seat=1, name="bot (normal)", score=247, bags=7)),
             record_id=record_id,
         ),
         m.Ack(table=EXAMPLE_TABLE, seq=17, version=game.mid_play.version + 1, id=7),
@@ -309,7 +315,7 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             request="action",
             id=7,
         ),
-        m.ChatMessage(table=EXAMPLE_TABLE, seat=1, name="bot", text="well played"),
+        m.ChatMessage(table=EXAMPLE_TABLE, seat=0, name="ada", text="good game!"),
         m.RecordMessage(
             record_id=record_id,
             record_json='{"format": "spades-record/1", "rules": {"target_score": 300}}',
@@ -318,3 +324,407 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
         m.Pong(nonce=42, id=12),
         m.Left(table=EXAMPLE_TABLE, id=9),
     )
+
+
+# ---------------------------------------------------------------------------------------
+# A whole session, as docs/protocol.md's transcript shows it
+
+
+@dataclass(frozen=True)
+class SessionStep:
+    """One step of the example session: a note for people, and the message (if any) that
+    went over the wire, from the client (``client``) or from the server."""
+
+    note: str
+    message: BaseModel | None = None
+    client: bool = False
+
+
+def _table(status: str, rematch: tuple[bool, bool] = (False, True), **more: Any) -> m.TableInfo:
+    info = example_table_info(status)
+    if status == "finished":
+        more.setdefault("rematch", rematch)
+    return info.model_copy(update=more)
+
+
+class _Session:
+    """Plays the example session's game and records what the client at seat 0 receives,
+    the way the server sends it (see docs/protocol.md)."""
+
+    def __init__(self) -> None:
+        self.state = GameState(RuleSet.preset("classic"))
+        self.rng = random.Random(7)
+        self.hand_seeds = 0
+        self.seq = 0
+        self.next_id = 10
+        self.log: list[tuple[bool, BaseModel]] = []
+
+    def send(self, message: BaseModel) -> None:
+        self.log.append((False, message))
+
+    def receive(self, message: BaseModel) -> None:
+        self.log.append((True, message))
+
+    def apply(self, seat: int | None, action: Action) -> None:
+        outcome = self.state.apply(seat, action)
+        if seat == 0:
+            self.send(
+                m.Ack(table=EXAMPLE_TABLE, seq=self.seq, version=outcome.version, id=self.next_id)
+            )
+        events = event_messages(outcome.for_viewer(0))
+        self.send(m.Events(table=EXAMPLE_TABLE, version=outcome.version, events=events))
+        for event in outcome.for_viewer(None):
+            if isinstance(event, HandScored):
+                self.send(hand_result_message(event.result, EXAMPLE_TABLE))
+
+    def deal(self) -> None:
+        self.hand_seeds += 1
+        self.apply(None, Deal(example_seed(self.hand_seeds)))
+
+    def choose(self, seat: int) -> Action:
+        actions = self.state.legal_actions(seat)
+        if self.state.phase is Phase.BIDDING:
+            return Bid(3) if seat == 0 else Bid(4)
+        return self.rng.choice(actions)
+
+    def step(self) -> None:
+        """One action: the dealer's, the bot's, or ada's (your_turn, action, ack, events)."""
+        seat = self.state.current_player
+        if seat is None:
+            self.deal()
+        elif seat == 1:
+            self.apply(1, self.choose(1))
+        else:
+            self.prompt()
+            self.act(self.choose(0))
+
+    def prompt(self) -> None:
+        self.send(your_turn_message(self.state.view_for(0), EXAMPLE_TABLE))
+
+    def act(self, action: Action, version: int | None = None) -> None:
+        self.seq += 1
+        self.next_id += 1
+        self.receive(
+            m.Act(
+                code=EXAMPLE_TABLE,
+                action=action_message(action),
+                version=self.state.version if version is None else version,
+                seq=self.seq,
+                id=self.next_id,
+            )
+        )
+        self.apply(0, action)
+
+    def run_until(self, done: Callable[[GameState], bool]) -> list[tuple[bool, BaseModel]]:
+        start = len(self.log)
+        while not done(self.state):
+            self.step()
+        return self.log[start:]
+
+
+def _count(log: Sequence[tuple[bool, BaseModel]]) -> str:
+    return f"{len(log)} messages"
+
+
+@functools.cache
+def example_session() -> tuple[SessionStep, ...]:
+    """The transcript of a short session: ada plays the bot, drops, resumes, leaves."""
+    s = _Session()
+    out: list[SessionStep] = []
+    add = out.append
+    add(
+        SessionStep(
+            "**Connect** a WebSocket to `ws://localhost:8765/` and say `hello` first. "
+            "`id` is any number you choose; the answer carries it back.",
+            m.Hello(protocol_version=1, name="ada", id=1),
+            client=True,
+        )
+    )
+    add(
+        SessionStep(
+            "The server welcomes a new player. Keep `token` secret and safe: it is how you "
+            "come back after a drop.",
+            m.Welcome(
+                protocol_version=1,
+                server_versions=m.SUPPORTED_VERSIONS,
+                player_id=EXAMPLE_PLAYER_ID,
+                name="ada",
+                token=EXAMPLE_TOKEN,
+                resumed=False,
+                id=1,
+            ),
+        )
+    )
+    add(SessionStep("**Lobby.** Which tables are open?", m.ListTables(id=2), client=True))
+    add(SessionStep("None yet.", m.TableList(tables=(), id=2)))
+    add(
+        SessionStep(
+            "Create a table with the classic rules and the bot (level `normal`) in the other "
+            "seat. Fields left out take their defaults.",
+            m.CreateTable(preset="classic", bot="normal", id=3),
+            client=True,
+        )
+    )
+    add(
+        SessionStep(
+            "The answer to `create_table` is a snapshot of the new table, with its code. "
+            "You sit in seat 0; nothing has been dealt yet (`version` 0).",
+            m.Snapshot(
+                table=_table("waiting"),
+                view=view_message(s.state.view_for(0), EXAMPLE_TABLE),
+                id=3,
+            ),
+        )
+    )
+    add(
+        SessionStep(
+            "Both seats are filled, so the game starts at once: the table's status changes "
+            "to `playing`...",
+            m.TableUpdate(table=_table("playing")),
+        )
+    )
+    s.deal()
+    s.prompt()
+    add(
+        SessionStep(
+            "...and the server deals hand 1. `commitment` is SHA-256 of the secret shuffle "
+            "seed: keep it to check the seed when the hand is over.",
+            s.log[0][1],
+        )
+    )
+    offered = s.log[1][1]
+    add(
+        SessionStep(
+            "You draft first. `offered` is the card on the top of the stock; `legal` "
+            "lists what you may do with it. Answer with an `action` that carries the "
+            "`version` of this `your_turn` and a new `seq`.",
+            offered,
+        )
+    )
+    s.log.clear()
+    s.act(s.choose(0))
+    first = list(s.log)
+    add(SessionStep("", first[0][1], client=True))
+    add(
+        SessionStep(
+            "`ack` says your action with this `seq` was applied and which version it made.",
+            first[1][1],
+        )
+    )
+    add(
+        SessionStep(
+            "Then the events of your action, as you may see them: your own draft turn "
+            "shows the cards; the bot's copy of this event has only `seat` and "
+            "`turns_left`.",
+            first[2][1],
+        )
+    )
+    s.log.clear()
+    s.step()
+    add(
+        SessionStep(
+            "The bot drafts: you learn only that it took a turn. Then it is your turn again.",
+            s.log[0][1],
+        )
+    )
+    s.log.clear()
+    draft = s.run_until(lambda state: state.phase is not Phase.DRAFT)
+    add(
+        SessionStep(
+            f"*(The draft goes on, 13 turns each: {_count(draft)} like the ones above.)* "
+            "Then bidding: the first drafter bids first."
+        )
+    )
+    s.log.clear()
+    s.prompt()
+    turn = s.log[-1][1]
+    add(SessionStep("", turn))
+    add(SessionStep("", m.Chat(code=EXAMPLE_TABLE, text="gl hf", id=4), client=True))
+    add(
+        SessionStep(
+            "Chat goes to everyone at the table, you included.",
+            m.ChatMessage(table=EXAMPLE_TABLE, seat=0, name="ada", text="gl hf"),
+        )
+    )
+    s.log.clear()
+    s.act(Bid(3))
+    bid = list(s.log)
+    add(SessionStep("You bid 3.", bid[0][1], client=True))
+    add(SessionStep("", bid[1][1]))
+    add(SessionStep("", bid[2][1]))
+    resent = bid[0][1]
+    add(
+        SessionStep(
+            "Suppose your client missed the `ack` and sends the same action again, same "
+            "`seq`. It is not applied twice: the server acknowledges it again, with the "
+            "version it made then.",
+            resent,
+            client=True,
+        )
+    )
+    add(SessionStep("", bid[1][1]))
+    s.log.clear()
+    s.step()
+    add(SessionStep("The bot bids 4.", s.log[0][1]))
+    s.log.clear()
+    s.prompt()
+    play_turn = s.log[0][1]
+    assert isinstance(play_turn, m.YourTurn)
+    add(
+        SessionStep(
+            "You lead the first trick (the first bidder leads). Spades are not broken, so "
+            "`legal` holds no spade unless you hold nothing else.",
+            play_turn,
+        )
+    )
+    card = s.choose(0)
+    s.log.clear()
+    add(
+        SessionStep(
+            "An action made against an older version (here one that missed the bot's bid) "
+            "is refused, and nothing changes:",
+            m.Act(
+                code=EXAMPLE_TABLE,
+                action=action_message(card),
+                version=play_turn.version - 1,
+                seq=s.seq + 1,
+                id=s.next_id + 1,
+            ),
+            client=True,
+        )
+    )
+    add(
+        SessionStep(
+            "",
+            m.ErrorMessage(
+                code="stale_version",
+                message=f"the state is at version {play_turn.version}, not {play_turn.version - 1}",
+                request="action",
+                id=s.next_id + 1,
+            ),
+        )
+    )
+    s.seq += 1
+    s.next_id += 1
+    s.act(card)
+    lead = list(s.log)
+    add(SessionStep("With the current version it goes through:", lead[0][1], client=True))
+    add(SessionStep("", lead[1][1]))
+    add(SessionStep("", lead[2][1]))
+    s.log.clear()
+    s.step()
+    add(SessionStep("The bot plays; the trick is complete and won.", s.log[0][1]))
+    s.log.clear()
+    play = s.run_until(lambda state: len(state.hand_results) == 1)
+    last_events = [msg for _, msg in play if isinstance(msg, m.Events)][-1]
+    result = play[-1][1]
+    add(
+        SessionStep(
+            f"*(Twelve more tricks: {_count(play[:-2])}.)* "
+            "The last card of the hand ends the last trick and scores the hand:",
+            last_events,
+        )
+    )
+    add(
+        SessionStep(
+            "Every seat and spectator then gets the hand's result with its shuffle seed "
+            "revealed: SHA-256 of the seed's bytes is the `commitment` of `hand_started`, "
+            "and the seed reproduces the deck (see *The fair shuffle*).",
+            result,
+        )
+    )
+    s.log.clear()
+    s.deal()
+    add(SessionStep("The server deals hand 2 at once; the bot drafts first now.", s.log[0][1]))
+    s.log.clear()
+    s.step()
+    add(SessionStep("", s.log[0][1]))
+    s.log.clear()
+    s.prompt()
+    add(SessionStep("", s.log[0][1]))
+    add(
+        SessionStep(
+            "**The connection drops** before you answer. Your seat is held for you "
+            "(`hold_seconds`, 60 by default); the bot waits. Open a new connection and say "
+            "`hello` with your token:",
+            m.Hello(protocol_version=1, name="ada", token=EXAMPLE_TOKEN, id=1),
+            client=True,
+        )
+    )
+    add(
+        SessionStep(
+            "`resumed` is true, and `tables` lists the tables where you sit...",
+            m.Welcome(
+                protocol_version=1,
+                server_versions=m.SUPPORTED_VERSIONS,
+                player_id=EXAMPLE_PLAYER_ID,
+                name="ada",
+                token=EXAMPLE_TOKEN,
+                resumed=True,
+                tables=(EXAMPLE_TABLE,),
+                id=1,
+            ),
+        )
+    )
+    add(
+        SessionStep(
+            "...each followed by a snapshot: replace everything you knew about the table "
+            "with it. It holds your hand, what you saw in the draft so far, and the results "
+            "of the finished hands.",
+            m.Snapshot(
+                table=_table("playing"), view=view_message(s.state.view_for(0), EXAMPLE_TABLE)
+            ),
+        )
+    )
+    s.log.clear()
+    s.prompt()
+    add(SessionStep("It is still your turn, so `your_turn` follows.", s.log[0][1]))
+    s.log.clear()
+    add(
+        SessionStep(
+            "You decide to stop. Leaving a game in progress forfeits it.",
+            m.Leave(code=EXAMPLE_TABLE, id=20),
+            client=True,
+        )
+    )
+    scores = s.state.scores
+    add(
+        SessionStep(
+            "",
+            m.GameOver(
+                table=EXAMPLE_TABLE,
+                winner=1,
+                reason="forfeit",
+                scores=(
+                    m.ScoreLine(seat=0, name="ada", score=scores[0], bags=s.state.bags[0]),
+                    m.ScoreLine(seat=1, name="bot (normal)", score=scores[1], bags=s.state.bags[1]),
+                ),
+                record_id=EXAMPLE_RECORD_ID,
+            ),
+        )
+    )
+    add(
+        SessionStep(
+            "",
+            m.TableUpdate(table=_table("finished", record_id=EXAMPLE_RECORD_ID)),
+        )
+    )
+    add(SessionStep("", m.Left(table=EXAMPLE_TABLE, id=20)))
+    record = json.dumps(game_record(s.state))
+    add(
+        SessionStep(
+            "The finished game's record can be fetched by its id at any time:",
+            m.GetRecord(record_id=EXAMPLE_RECORD_ID, id=21),
+            client=True,
+        )
+    )
+    add(
+        SessionStep(
+            f"`record_json` is the engine's complete record (every card of every hand; "
+            f"{len(record)} characters here, shortened below).",
+            m.RecordMessage(record_id=EXAMPLE_RECORD_ID, record_json=record[:120] + "...", id=21),
+        )
+    )
+    add(SessionStep("Is the server still there?", m.Ping(nonce=7, id=22), client=True))
+    add(SessionStep("", m.Pong(nonce=7, id=22)))
+    return tuple(out)

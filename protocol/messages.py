@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 __all__ = [
     "CLIENT_ADAPTER",
     "ERROR_CODES",
+    "ERROR_CODE_MEANINGS",
     "PROTOCOL_VERSION",
     "SERVER_ADAPTER",
     "SUPPORTED_VERSIONS",
@@ -120,9 +121,57 @@ ErrorCode = Literal[
 ]
 ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-defined]
 
+ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
+    "bad_message": "The frame is not a valid message: a text frame, not msgpack, not a map, "
+    "an unknown `type`, a missing or unknown field, a value of the wrong type or out of "
+    "range (also an empty chat line). `request` is nil when the message could not be read.",
+    "too_large": "The message is over the size limit (4096 bytes for a client message) and "
+    "was refused unread. The server may instead close the connection (WebSocket close "
+    "code 1009) when the frame itself is over the limit.",
+    "unsupported_version": "`hello` named a protocol version the server does not speak; the "
+    "error's message lists the versions it does. Say `hello` again with one of them.",
+    "hello_first": "A message other than `hello` came before the connection was welcomed.",
+    "already_welcomed": "`hello` came again on a connection that was already welcomed (open "
+    "a new connection to be someone else).",
+    "bad_token": "The `token` in `hello` is not known to this server. Say `hello` without "
+    "a token to start as a new player.",
+    "bad_name": "The name has no printable characters, or has characters that are not printable.",
+    "bad_rules": "`create_table` named an unknown preset, or an override that is not a rule "
+    "field or has a bad value; the message says which.",
+    "unknown_table": "No table has this code (it never existed, or it has closed).",
+    "table_full": "Both seats of the table are taken (`join_table` or `add_bot` without a seat).",
+    "seat_taken": "The seat asked for (`join_table`, `add_bot`) is not empty.",
+    "not_seated": "Only a player seated at the table may do this (`action`, `add_bot`, "
+    "`rematch`); you watch it or are not there.",
+    "not_at_table": "You neither sit at nor watch this table (`chat`, `leave`).",
+    "not_your_turn": "An `action` came while another seat (or the dealer) is to move.",
+    "illegal_action": "The action is not legal now (the message says why: follow suit, "
+    "spades not broken, a card you do not hold...); also `rematch` before game over.",
+    "stale_version": "The action's `version` is not the table's current version: something "
+    "happened after the state you decided on. Take the latest state (the events that "
+    "followed, or a fresh snapshot) and decide again.",
+    "game_not_started": "The table is still waiting for its second seat.",
+    "game_over": "The game at this table is over: ask for a `rematch`, or `leave`.",
+    "rate_limited": "Too many messages (or chat lines) too quickly; the request was dropped. "
+    "Slow down: many refusals in a row close the connection (close code 1008).",
+    "chat_too_long": "The chat line is longer than the server allows (200 characters by default).",
+    "server_full": "The server holds as many connections or tables as it can, or you sit at "
+    "as many tables as one player may. Try again later.",
+    "record_not_available": "No finished game has this `record_id` (yet).",
+    "internal_error": "The server failed on this request (a bug); the request had no effect.",
+}
+"""What each error code means, for people: the same keys as :data:`ERROR_CODES`.
+
+An error never changes any game; ``docs/protocol.md`` lists these (generated).
+"""
+
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # use_attribute_docstrings: the docstring under a field is its description in the
+    # JSON Schema, and so in the generated field reference of docs/protocol.md
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -133,18 +182,34 @@ class Rules(_Message):
     """Every field of a rule set (see RULES.md); the same names as ``engine.RuleSet``."""
 
     target_score: int
+    """The game ends after a hand in which a seat reached this score (the higher score wins; a tie
+    plays on).
+    """
     first_bidder: Literal["first_drafter", "second_drafter"]
+    """Which seat bids first and leads the first trick: the hand's first drafter or the other seat.
+    """
     see_card_after_keep: bool
+    """After a keep, the drafter sees the card that goes to the pile."""
     nil: bool
+    """Whether a bid of 0 (nil) is allowed."""
     nil_bonus: int
+    """Points won by a made nil, lost by a failed one."""
     blind_nil: bool
+    """Whether seats may declare blind nil before the draft."""
     blind_nil_bonus: int
+    """Points won by a made blind nil, lost by a failed one."""
     blind_nil_exchange: int
+    """How many cards a blind-nil seat may exchange with the pile after the draft."""
     blind_nil_min_deficit: int | None
+    """A seat may declare blind nil only when trailing by at least this much (nil: always)."""
     bag_limit: int
+    """Every time a seat's bags reach this many, it loses ``bag_penalty`` points."""
     bag_penalty: int
+    """Points lost each time the bags reach ``bag_limit``."""
     failed_nil_tricks_are_bags: bool
+    """A failed nil's (or blind nil's) tricks count as bags."""
     lose_score: int | None
+    """A seat at or below this score loses at once (nil: off)."""
 
 
 class KeepAction(_Message):
@@ -164,6 +229,7 @@ class BlindNilAction(_Message):
 
     kind: Literal["blind_nil"] = "blind_nil"
     declare: bool
+    """True to declare blind nil, false to decline."""
 
 
 class ExchangeAction(_Message):
@@ -171,6 +237,7 @@ class ExchangeAction(_Message):
 
     kind: Literal["exchange"] = "exchange"
     cards: tuple[CardText, ...] = Field(default=(), max_length=13)
+    """The cards to give, from your hand; at most ``exchange_max`` of ``your_turn``."""
 
 
 class BidAction(_Message):
@@ -178,6 +245,7 @@ class BidAction(_Message):
 
     kind: Literal["bid"] = "bid"
     tricks: int = Field(ge=0, le=13)
+    """The bid: 1..13 tricks, or 0 for nil (only when the rules allow nil)."""
 
 
 class PlayAction(_Message):
@@ -185,6 +253,7 @@ class PlayAction(_Message):
 
     kind: Literal["play"] = "play"
     card: CardText
+    """A card of your hand that is legal now (see ``your_turn.legal``)."""
 
 
 ActionMessage = Annotated[
@@ -197,8 +266,11 @@ class TrickData(_Message):
     """A finished trick: the leader, the two cards in play order, the winner."""
 
     leader: Seat
+    """The seat that led the trick."""
     cards: tuple[CardText, CardText]
+    """The two cards in play order: the leader's first."""
     winner: Seat
+    """The seat that won the trick (and leads the next)."""
 
 
 class HandResult(_Message):
@@ -210,19 +282,33 @@ class HandResult(_Message):
 
     type: Literal["hand_result"] = "hand_result"
     table: TableCode
+    """The table code."""
     hand_number: Count
+    """The hand, counted from 1 in each game."""
     first_drafter: Seat
+    """The seat that drafted first in this hand."""
     bids: tuple[int | None, int | None]
+    """Each seat's bid; nil for a seat that bid blind nil."""
     blind_nil: tuple[bool, bool]
+    """Whether each seat bid blind nil."""
     tricks: tuple[int, int]
+    """Tricks each seat took."""
     points: tuple[Score, Score]
+    """Points each seat scored in this hand, bag penalties included."""
     bags_added: tuple[int, int]
+    """Bags (overtricks) each seat added in this hand."""
     bag_penalties: tuple[int, int]
+    """How many bag penalties each seat paid in this hand."""
     scores: tuple[Score, Score]
+    """Each seat's total score after this hand."""
     bags: tuple[int, int]
+    """Each seat's bag count after this hand (after penalties)."""
     commitment: HexText
+    """SHA-256 of the seed in lowercase hex, as sent in ``hand_started`` before the hand."""
     seed: HexText
+    """The revealed shuffle seed, hex (32 bytes and more)."""
     entropy: tuple[HexText, ...] = ()
+    """Seat entropy values mixed into the shuffle, hex, in order (usually none)."""
 
 
 class View(_Message):
@@ -234,37 +320,71 @@ class View(_Message):
     """
 
     seat: Seat | None
+    """Whose view this is: 0 or 1, or nil for a spectator."""
     phase: Phase
+    """Where the game stands (``deal`` and ``hand_over`` wait for the server to shuffle)."""
     version: Count
+    """The game's state version: how many actions (deals included) it has seen. Send it back in
+    ``action``.
+    """
     hand_number: Count
+    """The current hand, from 1 (0 before the first deal)."""
     scores: tuple[Score, Score]
+    """Each seat's score."""
     bags: tuple[int, int]
+    """Each seat's bags."""
     first_drafter: Seat | None
+    """The seat that drafts first in this hand (nil before the first deal)."""
     first_bidder: Seat | None
+    """The seat that bids first and leads the first trick (nil before the first deal)."""
     current_player: Seat | None
+    """The seat to move (nil while the server deals or the game is over)."""
     commitment: HexText | None
+    """SHA-256 (hex) of this hand's hidden shuffle seed."""
     hand: tuple[CardText, ...] = Field(max_length=13)
+    """Your cards, in card order (clubs 2 up to the spade ace)."""
     offered: CardText | None
+    """The card on offer: only in the draft, on your turn."""
     draft_kept: tuple[CardText, ...] = Field(max_length=13)
+    """Cards you kept in this hand's draft, in turn order."""
     draft_discarded: tuple[CardText, ...] = Field(max_length=13)
+    """Cards you discarded in the draft, in turn order."""
     draft_taken: tuple[CardText, ...] = Field(max_length=13)
+    """Cards you took after a discard, in turn order."""
     draft_seen_after_keep: tuple[CardText, ...] = Field(max_length=13)
+    """Cards you saw go to the pile after a keep (only with ``see_card_after_keep``)."""
     exchange_given: tuple[CardText, ...] = Field(max_length=13)
+    """Cards you gave in your blind-nil exchange."""
     exchange_received: tuple[CardText, ...] = Field(max_length=13)
+    """Cards you received in your blind-nil exchange."""
     hand_sizes: tuple[int, int]
+    """How many cards each seat holds."""
     draft_turns: tuple[int, int]
+    """Draft turns each seat has taken (13 each in all)."""
     stock_left: int
+    """Cards left in the stock."""
     pile_size: int
+    """Cards on the discard pile."""
     blind_nil: tuple[bool | None, bool | None]
+    """Each seat's blind-nil declaration: true, false, or nil (not yet, or not played)."""
     exchange_counts: tuple[int | None, int | None]
+    """How many cards each seat exchanged (nil: no exchange)."""
     bids: tuple[int | None, int | None]
+    """Each seat's bid (nil: not yet, or blind nil)."""
     tricks: tuple[TrickData, ...] = Field(max_length=13)
+    """The finished tricks of this hand, in order."""
     current_trick: tuple[CardText, ...] = Field(max_length=2)
+    """Cards on the table in the trick being played, in play order."""
     leader: Seat | None
+    """The seat that led (or leads) the current trick, in the play phase."""
     tricks_won: tuple[int, int]
+    """Tricks each seat has taken in this hand."""
     spades_broken: bool
+    """Whether a spade has been played in this hand."""
     hand_results: tuple[HandResult, ...]
+    """Every finished hand of this game, in order, seeds revealed."""
     winner: Seat | None
+    """The winning seat once the game is over."""
 
 
 class SeatInfo(_Message):
@@ -274,22 +394,34 @@ class SeatInfo(_Message):
     """
 
     kind: Literal["empty", "human", "bot"]
+    """``empty``, ``human`` or ``bot``."""
     name: str | None = None
+    """The player's name (nil for an empty seat)."""
     connected: bool = False
+    """Whether the seat's player is connected now (bots always are)."""
     bot_level: BotLevel | None = None
+    """The bot's level, for a bot seat."""
     hold_seconds_left: float | None = None
+    """Seconds left of a dropped human's hold (nil when not dropped)."""
     bot_standing_in: bool = False
+    """The bot plays for a dropped human whose hold ran out (``on_hold_expiry: bot``)."""
 
 
 class TableSummary(_Message):
     """A line of the lobby's table list."""
 
     code: TableCode
+    """The table code, to join or watch it."""
     preset: str | None
+    """The rule preset the rules equal, or nil for custom rules."""
     rules: Rules
+    """The table's rules."""
     seats: tuple[SeatInfo, SeatInfo]
+    """Seat 0 and seat 1."""
     status: Literal["waiting", "playing", "finished"]
+    """``waiting`` for a second seat, ``playing``, or ``finished``."""
     spectators: Count
+    """How many connections watch the table."""
 
 
 class TableInfo(_Message):
@@ -301,26 +433,44 @@ class TableInfo(_Message):
     """
 
     code: TableCode
+    """The table code."""
     private: bool
+    """A private table is not listed; it is joined by its code."""
     preset: str | None
+    """The rule preset the rules equal, or nil for custom rules."""
     rules: Rules
+    """The table's rules."""
     seats: tuple[SeatInfo, SeatInfo]
+    """Seat 0 and seat 1."""
     status: Literal["waiting", "playing", "finished"]
+    """``waiting`` for a second seat, ``playing``, or ``finished``."""
     your_seat: Seat | None
+    """Your seat at this table, nil when you watch."""
     on_hold_expiry: Literal["bot", "wait", "forfeit"]
+    """What happens when a dropped seat's hold runs out: ``bot`` stands in, ``wait``, or
+    ``forfeit``.
+    """
     hold_seconds: int
+    """How long a dropped human's seat is held."""
     turn_seconds: int | None
+    """Seconds a human has per turn before the bot moves for it (nil: no limit)."""
     rematch: tuple[bool, bool]
+    """Which seats asked for a rematch after game over."""
     record_id: str | None = None
+    """The finished game's record id (for ``get_record``)."""
 
 
 class ScoreLine(_Message):
     """Final score of one seat."""
 
     seat: Seat
+    """The seat."""
     name: str | None
+    """Its player's name."""
     score: Score
+    """Final score."""
     bags: int
+    """Bags at the end."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -332,15 +482,21 @@ class HandStartedEvent(_Message):
 
     kind: Literal["hand_started"] = "hand_started"
     hand_number: Count
+    """The new hand, from 1."""
     first_drafter: Seat
+    """The seat that drafts first."""
     first_bidder: Seat
+    """The seat that bids first and leads the first trick."""
     commitment: HexText
+    """SHA-256 (hex) of the hidden shuffle seed, revealed in ``hand_result``."""
 
 
 class BlindNilEvent(_Message):
     kind: Literal["blind_nil"] = "blind_nil"
     seat: Seat
+    """The seat that answered."""
     declared: bool
+    """True if it declared blind nil."""
 
 
 class DraftTurnEvent(_Message):
@@ -349,10 +505,17 @@ class DraftTurnEvent(_Message):
 
     kind: Literal["draft_turn"] = "draft_turn"
     seat: Seat
+    """The seat that drafted."""
     turns_left: int
+    """Draft turns that seat has left (0..12)."""
     kept: bool | None = None
+    """You only: true for keep, false for discard."""
     card: CardText | None = None
+    """You only: the card that was on offer."""
     other_card: CardText | None = None
+    """You only: the card taken after a discard, or seen going to the pile after a keep (nil when
+    unseen).
+    """
 
 
 class ExchangeEvent(_Message):
@@ -360,40 +523,55 @@ class ExchangeEvent(_Message):
 
     kind: Literal["exchange"] = "exchange"
     seat: Seat
+    """The exchanging seat."""
     count: int
+    """How many cards it exchanged."""
     given: tuple[CardText, ...] = ()
+    """You only: the cards you gave."""
     received: tuple[CardText, ...] = ()
+    """You only: the cards you received from the pile."""
 
 
 class BidEvent(_Message):
     kind: Literal["bid"] = "bid"
     seat: Seat
+    """The seat that bid."""
     tricks: int
+    """Its bid (0 is nil)."""
 
 
 class CardPlayedEvent(_Message):
     kind: Literal["card_played"] = "card_played"
     seat: Seat
+    """The seat that played."""
     card: CardText
+    """The card."""
 
 
 class TrickWonEvent(_Message):
     kind: Literal["trick_won"] = "trick_won"
     number: int
+    """The trick's number in the hand, 1..13."""
     trick: TrickData
+    """The finished trick."""
 
 
 class HandScoredEvent(_Message):
     kind: Literal["hand_scored"] = "hand_scored"
     hand_number: Count
+    """The hand."""
     points: tuple[Score, Score]
+    """Points each seat scored in it."""
     scores: tuple[Score, Score]
+    """Each seat's total after it (a ``hand_result`` with every detail follows)."""
 
 
 class GameOverEvent(_Message):
     kind: Literal["game_over"] = "game_over"
     winner: Seat
+    """The winning seat."""
     scores: tuple[Score, Score]
+    """Final scores."""
 
 
 EventMessage = Annotated[
@@ -420,9 +598,13 @@ class Hello(_Message):
 
     type: Literal["hello"] = "hello"
     protocol_version: int = Field(ge=0, le=1_000)
+    """The protocol version you speak: 1."""
     name: str = Field(min_length=1, max_length=24)
+    """Your display name, 1..24 characters (spaces are collapsed)."""
     token: str | None = Field(default=None, max_length=64)
+    """The ``token`` of an earlier ``welcome``, to resume as that player."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer (any integer 0..2**53)."""
 
 
 class ListTables(_Message):
@@ -430,6 +612,7 @@ class ListTables(_Message):
 
     type: Literal["list_tables"] = "list_tables"
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class CreateTable(_Message):
@@ -442,14 +625,25 @@ class CreateTable(_Message):
 
     type: Literal["create_table"] = "create_table"
     preset: str = Field(default="classic", max_length=32)
+    """``classic`` or ``five-hundred``."""
     overrides: dict[str, int | bool | str | None] = Field(default_factory=dict, max_length=20)
+    """Rule fields to change, by their ``Rules`` names."""
     private: bool = False
+    """Leave the table out of ``table_list`` (others join by its code)."""
     bot: BotLevel | None = None
+    """Put the bot at this level in the other seat (the game starts at once)."""
     seat: Seat | None = None
+    """Your seat (nil: seat 0)."""
     on_hold_expiry: Literal["bot", "wait", "forfeit"] = "bot"
+    """What happens when a dropped seat's hold runs out: the bot stands in, the game waits, or the
+    absent seat forfeits.
+    """
     hold_seconds: int = Field(default=60, ge=0, le=3600)
+    """How long a dropped human's seat is held for them."""
     turn_seconds: int | None = Field(default=None, ge=1, le=3600)
+    """Per-turn time limit for humans; when it runs out the bot moves for them (nil: none)."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class JoinTable(_Message):
@@ -457,8 +651,11 @@ class JoinTable(_Message):
 
     type: Literal["join_table"] = "join_table"
     code: TableCode
+    """The table code."""
     seat: Seat | None = None
+    """The seat you want (nil: any free seat)."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class WatchTable(_Message):
@@ -466,7 +663,9 @@ class WatchTable(_Message):
 
     type: Literal["watch_table"] = "watch_table"
     code: TableCode
+    """The table code."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class AddBot(_Message):
@@ -474,9 +673,13 @@ class AddBot(_Message):
 
     type: Literal["add_bot"] = "add_bot"
     code: TableCode
+    """Your table's code."""
     level: BotLevel = "normal"
+    """The bot's level."""
     seat: Seat | None = None
+    """The seat for the bot (nil: any empty seat)."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class Act(_Message):
@@ -490,19 +693,38 @@ class Act(_Message):
 
     type: Literal["action"] = "action"
     code: TableCode
+    """The table code."""
     action: ActionMessage
+    """The action, one of the ``your_turn.legal`` actions (in the exchange: any cards of your hand,
+    at most ``exchange_max``).
+    """
     version: Count
+    """The state version your decision is based on (from ``your_turn``, ``events`` or a snapshot's
+    view).
+    """
     seq: int = Field(ge=0, le=2**53)
+    """Your sequence number for this action: new and increasing for each new action; the same when
+    resending it.
+    """
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class Chat(_Message):
-    """Say something at your table (at most 200 characters)."""
+    """Say something at a table you sit at or watch.
+
+    Everyone at the table (seats and spectators) gets it as a server ``chat``. The model
+    allows 1000 characters; the server refuses more than its limit (200 by default) with
+    ``chat_too_long``.
+    """
 
     type: Literal["chat"] = "chat"
     code: TableCode
+    """The table code."""
     text: str = Field(min_length=1, max_length=1000)
+    """What you say (the server allows 200 characters by default)."""
     id: RequestId | None = None
+    """Your request id, echoed in an error."""
 
 
 class Leave(_Message):
@@ -510,7 +732,9 @@ class Leave(_Message):
 
     type: Literal["leave"] = "leave"
     code: TableCode
+    """The table code."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class Rematch(_Message):
@@ -518,7 +742,9 @@ class Rematch(_Message):
 
     type: Literal["rematch"] = "rematch"
     code: TableCode
+    """The table code."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class GetRecord(_Message):
@@ -526,7 +752,9 @@ class GetRecord(_Message):
 
     type: Literal["get_record"] = "get_record"
     record_id: str = Field(min_length=1, max_length=64)
+    """The ``record_id`` of a ``game_over`` (or ``TableInfo``)."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 class Ping(_Message):
@@ -534,7 +762,9 @@ class Ping(_Message):
 
     type: Literal["ping"] = "ping"
     nonce: int = Field(default=0, ge=0, le=2**53)
+    """Any number, echoed in ``pong``."""
     id: RequestId | None = None
+    """Your request id, echoed in the answer."""
 
 
 ClientMessage = Annotated[
@@ -566,19 +796,29 @@ class Welcome(_Message):
 
     type: Literal["welcome"] = "welcome"
     protocol_version: int
+    """The version this connection speaks."""
     server_versions: tuple[int, ...]
+    """Every protocol version the server speaks."""
     player_id: str
+    """Your player id (stable across resumes)."""
     name: str
+    """Your name as the server keeps it."""
     token: str
+    """Your secret resume token: keep it, and send it in ``hello`` to resume."""
     resumed: bool
+    """True when ``hello`` carried a valid token: you are the same player as before."""
     tables: tuple[TableCode, ...] = ()
+    """Codes of the tables where you sit; a snapshot of each follows."""
     id: RequestId | None = None
+    """The ``id`` of your ``hello``."""
 
 
 class TableList(_Message):
     type: Literal["table_list"] = "table_list"
     tables: tuple[TableSummary, ...]
+    """The open tables (private ones are not listed)."""
     id: RequestId | None = None
+    """The ``id`` of your ``list_tables``."""
 
 
 class Snapshot(_Message):
@@ -587,8 +827,13 @@ class Snapshot(_Message):
 
     type: Literal["snapshot"] = "snapshot"
     table: TableInfo
+    """The table: seats, names, rules, status."""
     view: View
+    """The game as you may see it."""
     id: RequestId | None = None
+    """The ``id`` of the request it answers (nil when the server sends it on its own, e.g. on
+    resume).
+    """
 
 
 class TableUpdate(_Message):
@@ -596,6 +841,7 @@ class TableUpdate(_Message):
 
     type: Literal["table_update"] = "table_update"
     table: TableInfo
+    """The table as it is now."""
 
 
 class Events(_Message):
@@ -604,24 +850,36 @@ class Events(_Message):
 
     type: Literal["events"] = "events"
     table: TableCode
+    """The table code."""
     version: Count
+    """The state version after the last of these events."""
     events: tuple[EventMessage, ...]
+    """What happened, in order, as you may see it."""
 
 
 class YourTurn(_Message):
     """It is your turn at ``table``; ``legal`` lists every legal action.
 
     In the ``exchange`` phase ``legal`` is empty: give any ``exchange_max`` or fewer
-    cards of your hand.
+    cards of your hand. In the ``draft`` phase ``offered`` is the card on offer (it is
+    also the ``offered`` of a fresh snapshot's view).
     """
 
     type: Literal["your_turn"] = "your_turn"
     table: TableCode
+    """The table code."""
     version: Count
+    """The state version to send back in ``action``."""
     phase: Phase
+    """The phase you act in: ``blind_nil``, ``draft``, ``exchange``, ``bidding`` or ``play``."""
     legal: tuple[ActionMessage, ...]
+    """Every legal action now (empty in the ``exchange`` phase)."""
     exchange_max: int | None = None
+    """Exchange phase only: the most cards you may give."""
     seconds_left: float | None = None
+    """Seconds left before the bot moves for you (nil: no time limit)."""
+    offered: CardText | None = None
+    """Draft phase only: the card on offer, to keep or discard."""
 
 
 class GameOver(_Message):
@@ -629,10 +887,15 @@ class GameOver(_Message):
 
     type: Literal["game_over"] = "game_over"
     table: TableCode
+    """The table code."""
     winner: Seat | None
+    """The winning seat."""
     reason: Literal["score", "forfeit"]
+    """``score`` (a seat reached the target) or ``forfeit`` (a seat left or its hold ran out)."""
     scores: tuple[ScoreLine, ScoreLine]
+    """Final score lines of seat 0 and seat 1."""
     record_id: str
+    """Fetch the game's full record with ``get_record``."""
 
 
 class Ack(_Message):
@@ -640,9 +903,13 @@ class Ack(_Message):
 
     type: Literal["ack"] = "ack"
     table: TableCode
+    """The table code."""
     seq: int
+    """The ``seq`` of your action."""
     version: Count
+    """The state version right after your action was applied."""
     id: RequestId | None = None
+    """The ``id`` of your ``action``."""
 
 
 class ErrorMessage(_Message):
@@ -652,9 +919,13 @@ class ErrorMessage(_Message):
 
     type: Literal["error"] = "error"
     code: ErrorCode
+    """A stable error code from the list in the docs."""
     message: str
+    """A sentence for people."""
     request: str | None = None
+    """The ``type`` of the refused message (nil if it could not be read)."""
     id: RequestId | None = None
+    """The ``id`` of the refused message (nil if it had none or could not be read)."""
 
 
 class ChatMessage(_Message):
@@ -662,9 +933,13 @@ class ChatMessage(_Message):
 
     type: Literal["chat"] = "chat"
     table: TableCode
+    """The table code."""
     seat: Seat | None
+    """The speaker's seat (nil for a spectator)."""
     name: str
+    """The speaker's name."""
     text: str
+    """What was said."""
 
 
 class RecordMessage(_Message):
@@ -672,14 +947,19 @@ class RecordMessage(_Message):
 
     type: Literal["record"] = "record"
     record_id: str
+    """The record id asked for."""
     record_json: str
+    """The record, JSON text in the engine's ``spades-record/1`` format."""
     id: RequestId | None = None
+    """The ``id`` of your ``get_record``."""
 
 
 class Pong(_Message):
     type: Literal["pong"] = "pong"
     nonce: int
+    """The ``nonce`` of your ``ping``."""
     id: RequestId | None = None
+    """The ``id`` of your ``ping``."""
 
 
 class Left(_Message):
@@ -687,7 +967,9 @@ class Left(_Message):
 
     type: Literal["left"] = "left"
     table: TableCode
+    """The table code."""
     id: RequestId | None = None
+    """The ``id`` of your ``leave`` (nil when the table closed under you)."""
 
 
 ServerMessage = Annotated[

@@ -43,6 +43,7 @@ from protocol.convert import (
     rules_message,
     view_from_message,
     view_message,
+    your_turn_message,
 )
 from protocol.errors import ConversionError
 
@@ -261,3 +262,44 @@ def test_card_texts_match_the_engine() -> None:
     assert all(CARD.match(str(card)) for card in CARDS)
     assert {str(Card.parse(str(c))) for c in CARDS} == {str(c) for c in CARDS}
     assert isinstance(action_message(Play(CARDS[0])), m.PlayAction)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_your_turn_message_matches_the_engine(name: str) -> None:
+    rules = PRESETS[name].replace(blind_nil=True)
+    phases: set[str] = set()
+    for state, _seat, _action, _outcome in random_play(rules, 11, hands=2):
+        seat = state.current_player
+        if seat is None:
+            continue
+        view = state.view_for(seat)
+        turn = your_turn_message(view, "T1", seconds_left=12.5)
+        phases.add(turn.phase)
+        assert turn.version == state.version and turn.phase == state.phase.value
+        assert turn.seconds_left == 12.5
+        if state.phase is Phase.EXCHANGE:
+            assert turn.legal == ()
+            assert turn.exchange_max == min(rules.blind_nil_exchange, len(view.hand))
+        else:
+            assert [action_from_message(a) for a in turn.legal] == list(state.legal_actions(seat))
+        if state.phase is Phase.DRAFT:
+            top = state.stocks[-1][52 - view.stock_left]
+            assert turn.offered == str(CARDS[top])
+        else:
+            assert turn.offered is None
+        assert decode_server(encode(turn)) == turn
+        with pytest.raises(ConversionError):
+            your_turn_message(state.view_for(1 - seat), "T1")
+    assert {"blind_nil", "draft", "bidding", "play"} <= phases
+
+
+def test_the_package_re_exports_the_public_names() -> None:
+    import protocol
+    from protocol import codec, convert, errors
+
+    for name in m.__all__:
+        assert getattr(protocol, name) is getattr(m, name)
+    assert protocol.encode is codec.encode and protocol.decode_client is codec.decode_client
+    assert protocol.view_message is convert.view_message
+    assert protocol.DecodeError is errors.DecodeError
+    assert set(protocol.__all__) >= set(m.__all__) | {"encode", "decode_server"}

@@ -84,7 +84,7 @@ def test_random_bytes(data: bytes) -> None:
     check(data)
 
 
-@settings(FIXED, max_examples=600)
+@settings(FIXED, max_examples=300)
 @given(msgpack_objects())
 def test_random_msgpack_objects(obj: Any) -> None:
     check(msgpack.packb(obj, use_bin_type=True))
@@ -98,7 +98,7 @@ def test_mutated_valid_messages(data: bytes, rng: random.Random, rounds: int) ->
     check(data)
 
 
-@settings(FIXED, max_examples=400)
+@settings(FIXED, max_examples=250)
 @given(st.one_of(client_data(), server_data()), st.data())
 def test_valid_messages_with_one_field_broken(message: dict[str, Any], draw: st.DataObject) -> None:
     broken = dict(message)
