@@ -22,7 +22,7 @@ from server import RunningServer, ServerConfig, start_server
 
 T = TypeVar("T")
 
-FAST = {"target_score": 100, "lose_score": -100}
+FAST: dict[str, int | bool | str | None] = {"target_score": 100, "lose_score": -100}
 
 TEST_CONFIG = ServerConfig(
     port=0,
@@ -104,7 +104,8 @@ class Client:
         message = await asyncio.wait_for(self.inbox.get(), timeout)
         if message is None:
             self.inbox.put_nowait(None)
-            raise ConnectionError(f"connection closed ({self.ws.close_code} {self.ws.close_reason})")
+            closed = f"{self.ws.close_code} {self.ws.close_reason}"
+            raise ConnectionError(f"connection closed ({closed})")
         return message
 
     async def expect(
@@ -165,10 +166,12 @@ async def play_to_end(
     client: Client,
     rng: random.Random,
     stop: Callable[[m.ServerMessage], bool] | None = None,
+    first: m.ServerMessage | None = None,
 ) -> m.ServerMessage:
-    """Answer every ``your_turn`` with a random legal action until game over (or ``stop``)."""
+    """Answer every ``your_turn`` with a random legal action until game over (or ``stop``);
+    ``first`` is a message already received to handle before reading more."""
     while True:
-        message = await client.recv(30.0)
+        message, first = (first, None) if first is not None else (await client.recv(30.0), None)
         if stop is not None and stop(message):
             return message
         if isinstance(message, m.GameOver):

@@ -17,7 +17,7 @@ from tests.server.helpers import FAST, Client, play_to_end, run, two_players
 @pytest.mark.parametrize("preset", ["classic", "five-hundred"])
 def test_two_clients_play_a_whole_game(preset: str) -> None:
     async def test(server: RunningServer) -> None:
-        first, second, code = await two_players(server, preset)
+        first, second, _ = await two_players(server, preset)
         over = await asyncio.gather(
             play_to_end(first, random.Random(1)), play_to_end(second, random.Random(2))
         )
