@@ -248,7 +248,12 @@ def _fields_table(model: type[BaseModel]) -> str:
             presence = f"default `{json.dumps(default)}`"
         meaning = _text(sub.get("description"))
         if "const" in sub:
-            meaning = meaning or "The message's tag."
+            owner = "message"
+            if model in members(m.ActionMessage):
+                owner = "action"
+            elif model in members(m.EventMessage):
+                owner = "event"
+            meaning = meaning or f"The {owner}'s tag."
         rows.append(f"| `{name}` | {_cell(describe(sub))} | {presence} | {_cell(meaning)} |")
     return "\n".join(rows)
 

@@ -11,14 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from protocol.messages import CLIENT_ADAPTER, SERVER_ADAPTER
 
 __all__ = ["FIXED", "client_data", "from_schema", "msgpack_objects", "server_data"]
 
-FIXED = settings(derandomize=True, deadline=None, database=None)
+FIXED = settings(
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 """Reproducible hypothesis runs: the same examples on every run, no example database."""
 
 _INT_LIMIT = 2**53

@@ -8,6 +8,7 @@ example game), regenerate the document's generated parts with::
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -139,3 +140,21 @@ def test_json_schema_command_prints_both_directions(capsys: pytest.CaptureFixtur
     printed = json.loads(capsys.readouterr().out)
     assert set(printed) == {"client", "server"}
     assert "Hello" in printed["client"]["$defs"]
+
+
+def test_the_minimal_client_compiles_and_sends_valid_messages() -> None:
+    (code,) = [body for body in blocks("python") if "async def play(" in body]
+    tree = ast.parse(code)
+    compile(tree, "minimal_client.py", "exec")
+    sent = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict) and any(
+            isinstance(key, ast.Constant) and key.value == "type" for key in node.keys
+        ):
+            try:
+                sent.append(ast.literal_eval(node))
+            except ValueError:
+                continue  # built from what the server sent
+    assert [message["type"] for message in sent] == ["hello", "create_table"]
+    for message in sent:
+        decode_client(msgpack.packb(message))
