@@ -203,3 +203,28 @@ async def two_players(
 
 def view_of(snapshot: m.Snapshot) -> Any:
     return convert.view_from_message(snapshot.view, snapshot.table.rules)
+
+
+async def drive(
+    clients: list[Client],
+    rng: random.Random,
+    stop: Callable[[int, m.YourTurn], Awaitable[bool]],
+) -> tuple[int, m.YourTurn]:
+    """Play random legal moves for every client (one has the turn at a time) until
+    ``stop(index, turn)`` says so; returns that client's index and its unanswered turn."""
+    while True:
+        tasks = [asyncio.create_task(client.expect(m.YourTurn)) for client in clients]
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        index = next(i for i, task in enumerate(tasks) if task in done)
+        for task in tasks:
+            if task is not tasks[index]:
+                task.cancel()
+        turn = tasks[index].result()
+        if await stop(index, turn):
+            return index, turn
+        client = clients[index]
+        action = await choose(client, turn, rng)
+        client.seq += 1
+        await client.send(
+            m.Act(code=turn.table, action=action, version=turn.version, seq=client.seq)
+        )
