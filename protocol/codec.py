@@ -41,9 +41,10 @@ def encode(message: BaseModel) -> bytes:
 def _unpack(data: bytes, max_size: int) -> dict[str, Any]:
     if not isinstance(data, bytes | bytearray | memoryview):
         raise DecodeError("a message must be a binary frame of msgpack bytes")
-    if len(data) > max_size:
+    size = data.nbytes if isinstance(data, memoryview) else len(data)
+    if size > max_size:
         raise DecodeError(
-            f"message of {len(data)} bytes is over the limit of {max_size}", code="too_large"
+            f"message of {size} bytes is over the limit of {max_size}", code="too_large"
         )
     try:
         obj = msgpack.unpackb(

@@ -144,6 +144,13 @@ def hand_result_message(result: EngineHandResult, table: str) -> m.HandResult:
     )
 
 
+def _from_hex(text: str) -> bytes:
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise ConversionError(f"not whole bytes in hex: {text!r}") from None
+
+
 def hand_result_from_message(message: m.HandResult) -> EngineHandResult:
     return EngineHandResult(
         hand_number=message.hand_number,
@@ -157,8 +164,8 @@ def hand_result_from_message(message: m.HandResult) -> EngineHandResult:
         scores=message.scores,
         bags=message.bags,
         commitment=message.commitment,
-        seed=bytes.fromhex(message.seed),
-        entropy=tuple(bytes.fromhex(value) for value in message.entropy),
+        seed=_from_hex(message.seed),
+        entropy=tuple(_from_hex(value) for value in message.entropy),
     )
 
 

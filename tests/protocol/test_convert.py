@@ -303,3 +303,12 @@ def test_the_package_re_exports_the_public_names() -> None:
     assert protocol.view_message is convert.view_message
     assert protocol.DecodeError is errors.DecodeError
     assert set(protocol.__all__) >= set(m.__all__) | {"encode", "decode_server"}
+
+
+def test_odd_hex_in_a_hand_result_raises_conversion_error() -> None:
+    state = next(s for s, *_ in random_play(PRESETS["classic"], 5, hands=1) if s.hand_results)
+    message = hand_result_message(state.hand_results[0], "T1")
+    for update in ({"seed": "abc"}, {"entropy": ("0",)}):
+        bad = m.HandResult.model_validate({**message.model_dump(), **update})
+        with pytest.raises(ConversionError):
+            hand_result_from_message(bad)

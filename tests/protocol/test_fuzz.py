@@ -235,3 +235,14 @@ def test_client_limit_is_4_kib() -> None:
     assert MAX_CLIENT_MESSAGE_BYTES == 4096
     chat = m.Chat(code="T1", text="é" * 1000)  # the longest chat fits
     assert len(encode(chat)) <= MAX_CLIENT_MESSAGE_BYTES
+
+
+def test_a_wide_memoryview_is_measured_in_bytes() -> None:
+    import array
+
+    words = array.array("I", [0] * (MAX_CLIENT_MESSAGE_BYTES // 4 + 1))  # 4100 bytes
+    view = memoryview(words)
+    assert len(view) < MAX_CLIENT_MESSAGE_BYTES < view.nbytes
+    with pytest.raises(DecodeError) as caught:
+        decode_client(view)  # type: ignore[arg-type]
+    assert caught.value.code == "too_large"
