@@ -426,6 +426,11 @@ def _count(log: Sequence[tuple[bool, BaseModel]]) -> str:
     return f"{len(log)} messages"
 
 
+def _kind(message: BaseModel) -> str:
+    assert isinstance(message, m.Act)
+    return message.action.kind
+
+
 @functools.cache
 def example_session() -> tuple[SessionStep, ...]:
     """The transcript of a short session: ada plays the bot, drops, resumes, leaves."""
@@ -504,7 +509,7 @@ def example_session() -> tuple[SessionStep, ...]:
     s.log.clear()
     s.act(s.choose(0))
     first = list(s.log)
-    add(SessionStep("", first[0][1], client=True))
+    add(SessionStep(f"You {_kind(first[0][1])} it.", first[0][1], client=True))
     add(
         SessionStep(
             "`ack` says your action with this `seq` was applied and which version it made.",
@@ -538,8 +543,14 @@ def example_session() -> tuple[SessionStep, ...]:
     s.log.clear()
     s.prompt()
     turn = s.log[-1][1]
-    add(SessionStep("", turn))
-    add(SessionStep("", m.Chat(code=EXAMPLE_TABLE, text="gl hf", id=4), client=True))
+    add(SessionStep("Every bid from 0 (nil) to 13 is legal.", turn))
+    add(
+        SessionStep(
+            "A chat line while you think:",
+            m.Chat(code=EXAMPLE_TABLE, text="gl hf", id=4),
+            client=True,
+        )
+    )
     add(
         SessionStep(
             "Chat goes to everyone at the table, you included.",
@@ -550,8 +561,8 @@ def example_session() -> tuple[SessionStep, ...]:
     s.act(Bid(3))
     bid = list(s.log)
     add(SessionStep("You bid 3.", bid[0][1], client=True))
-    add(SessionStep("", bid[1][1]))
-    add(SessionStep("", bid[2][1]))
+    add(SessionStep("Acknowledged...", bid[1][1]))
+    add(SessionStep("...and told to everyone: bids are public.", bid[2][1]))
     resent = bid[0][1]
     add(
         SessionStep(
@@ -562,7 +573,7 @@ def example_session() -> tuple[SessionStep, ...]:
             client=True,
         )
     )
-    add(SessionStep("", bid[1][1]))
+    add(SessionStep("The same `ack` as before; nothing else happens.", bid[1][1]))
     s.log.clear()
     s.step()
     add(SessionStep("The bot bids 4.", s.log[0][1]))
@@ -595,7 +606,7 @@ def example_session() -> tuple[SessionStep, ...]:
     )
     add(
         SessionStep(
-            "",
+            "Refused, with the reason; the `id` tells which request it answers.",
             m.ErrorMessage(
                 code="stale_version",
                 message=f"the state is at version {play_turn.version}, not {play_turn.version - 1}",
@@ -610,7 +621,7 @@ def example_session() -> tuple[SessionStep, ...]:
     lead = list(s.log)
     add(SessionStep("With the current version it goes through:", lead[0][1], client=True))
     add(SessionStep("", lead[1][1]))
-    add(SessionStep("", lead[2][1]))
+    add(SessionStep("Your card is on the table; the bot is to play.", lead[2][1]))
     s.log.clear()
     s.step()
     add(SessionStep("The bot plays; the trick is complete and won.", s.log[0][1]))
@@ -638,10 +649,10 @@ def example_session() -> tuple[SessionStep, ...]:
     add(SessionStep("The server deals hand 2 at once; the bot drafts first now.", s.log[0][1]))
     s.log.clear()
     s.step()
-    add(SessionStep("", s.log[0][1]))
+    add(SessionStep("It takes its turn...", s.log[0][1]))
     s.log.clear()
     s.prompt()
-    add(SessionStep("", s.log[0][1]))
+    add(SessionStep("...and then it is yours.", s.log[0][1]))
     add(
         SessionStep(
             "**The connection drops** before you answer. Your seat is held for you "
@@ -690,7 +701,7 @@ def example_session() -> tuple[SessionStep, ...]:
     scores = s.state.scores
     add(
         SessionStep(
-            "",
+            "The forfeit ends the game: the bot wins. `record_id` names the game's record.",
             m.GameOver(
                 table=EXAMPLE_TABLE,
                 winner=1,
@@ -705,11 +716,11 @@ def example_session() -> tuple[SessionStep, ...]:
     )
     add(
         SessionStep(
-            "",
+            "The table is finished (and closes, as no human is left at it).",
             m.TableUpdate(table=_table("finished", record_id=EXAMPLE_RECORD_ID)),
         )
     )
-    add(SessionStep("", m.Left(table=EXAMPLE_TABLE, id=20)))
+    add(SessionStep("Then the answer to `leave`.", m.Left(table=EXAMPLE_TABLE, id=20)))
     record = json.dumps(game_record(s.state))
     add(
         SessionStep(
@@ -726,5 +737,5 @@ def example_session() -> tuple[SessionStep, ...]:
         )
     )
     add(SessionStep("Is the server still there?", m.Ping(nonce=7, id=22), client=True))
-    add(SessionStep("", m.Pong(nonce=7, id=22)))
+    add(SessionStep("Yes.", m.Pong(nonce=7, id=22)))
     return tuple(out)
