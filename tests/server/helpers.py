@@ -101,7 +101,10 @@ class Client:
         return self.next_id
 
     async def recv(self, timeout: float = 20.0) -> m.ServerMessage:
-        message = await asyncio.wait_for(self.inbox.get(), timeout)
+        # asyncio.timeout, not wait_for: on 3.11 a cancelled wait_for can swallow the
+        # cancellation and go on reading, and drive() cancels readers
+        async with asyncio.timeout(timeout):
+            message = await self.inbox.get()
         if message is None:
             self.inbox.put_nowait(None)
             closed = f"{self.ws.close_code} {self.ws.close_reason}"
