@@ -109,6 +109,7 @@ class Conn:
         self.chat_rate = _Bucket(config.chat_per_second, config.chat_burst)
         self.strikes = 0
         self.closed = False
+        self.close_task: asyncio.Task[None] | None = None
 
     def send(self, message: BaseModel) -> None:
         """Queue ``message`` for this connection (dropped once it is closing)."""
@@ -125,7 +126,7 @@ class Conn:
         self.closed = True
         self.queue.put_nowait(None)
         log.info("connection %d: closing (%d %s)", self.id, code, reason)
-        asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        self.close_task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
     async def writer(self) -> None:
         try:
@@ -310,8 +311,11 @@ class Hub:
                 conn.closed = True
                 conn.queue.put_nowait(None)
             self._disconnected(conn)
-            with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
+            with contextlib.suppress(ConnectionClosed, asyncio.CancelledError, TimeoutError):
                 await asyncio.wait_for(writer, 1.0)
+            if conn.close_task is not None:  # our close code, not the default 1000
+                with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
+                    await conn.close_task
             code = ws.close_code
             log.info("connection %d: closed (%s)", conn.id, code)
 
@@ -502,7 +506,11 @@ class Hub:
             preset=rules.preset_name(),
             rules=rules,
             on_hold_expiry=message.on_hold_expiry,
-            hold_seconds=message.hold_seconds,
+            hold_seconds=(
+                message.hold_seconds
+                if "hold_seconds" in message.model_fields_set
+                else self.config.hold_seconds
+            ),
             turn_seconds=message.turn_seconds,
         )
         index = message.seat if message.seat is not None else 0

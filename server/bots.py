@@ -52,9 +52,15 @@ class BotRunner:
 
     async def decide(self, view: PlayerView, level: str, seed: int) -> Action:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._get_executor(), choose, view, level, seed, self.iterations
-        )
+        executor = self._get_executor()
+        try:
+            return await loop.run_in_executor(executor, choose, view, level, seed, self.iterations)
+        except concurrent.futures.BrokenExecutor:
+            # a worker died: start a fresh pool for the next decision
+            if self._executor is executor:
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise
 
     def close(self) -> None:
         """Stop the workers (decisions in flight are abandoned)."""

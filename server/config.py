@@ -34,7 +34,7 @@ class ServerConfig:
       row close the connection (1008).
     - ``chat_max_chars``, ``chat_per_second``/``chat_burst``: chat length and rate.
     - ``hello_timeout``: seconds a new connection has to send ``hello``.
-    - ``hold_seconds``: the default hold of a dropped seat (a table may choose its own).
+    - ``hold_seconds``: the hold of a dropped seat when ``create_table`` does not name one.
     - ``bot_delay``: seconds a bot waits before acting, so a human can follow the play.
     - ``bot_workers``: worker processes for bot decisions; ``0`` thinks in one thread of
       the server process instead (for tests and embedded single-player use).
