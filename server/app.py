@@ -18,6 +18,21 @@ How it works, in one place:
   executor, after ``bot_delay``; the result is applied only if the state has not moved.
 - On start every table that is not closed is loaded and its game rebuilt from the stored
   actions; its humans count as dropped until they say hello with their token again.
+
+Semantics the protocol leaves to the server:
+
+- ``join_table`` for a table where you already sit changes nothing and answers with a
+  fresh ``snapshot`` of your seat (``watch_table`` too): the way to resynchronise.
+- ``create_table``, ``add_bot`` and ``rematch`` are answered with a ``snapshot`` carrying the
+  request's ``id``; the other seats get a ``table_update``. ``chat`` is answered by its echo
+  (``chat`` messages carry no ``id``).
+- ``leave`` during a game forfeits it (``game_over`` with reason ``forfeit``); a table with
+  no human left is closed. A dropped seat of a table that is not playing is freed when its
+  hold runs out.
+- ``act`` checks, in order: the table, your seat, that the game is on, an already applied
+  ``seq`` (``ack`` again), your turn, the ``version``, then the engine's rules.
+- Sequence numbers start over with each game (a rematch).
+- ``rematch`` before game over is refused with ``illegal_action``; bots always agree.
 """
 
 from __future__ import annotations
@@ -935,8 +950,6 @@ class Hub:
         seat = table.seats[index]
         if seat.kind != "human" or self._conn_of(seat) is not None or index in table.hold_tasks:
             return
-        if table.status == "finished":
-            return
         seat.hold_deadline = self.now + table.hold_seconds
         table.hold_tasks[index] = self.spawn(self._hold(table, index, table.hold_seconds))
 
@@ -957,6 +970,7 @@ class Hub:
         log.info("table %s: hold of seat %d ran out (%s)", table.code, index, table.on_hold_expiry)
         if table.on_hold_expiry == "forfeit":
             self._finish(table, "forfeit", 1 - index)
+            self._start_hold(table, index)  # frees the seat if they stay away
             return
         if table.on_hold_expiry == "bot":
             seat.bot_standing_in = True
