@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import re
 from typing import Any
@@ -117,3 +118,43 @@ def test_no_message_names_a_card_its_receiver_may_not_know(preset: str, seed: in
                 assert not view.exchange_given and not view.exchange_received
 
     run(test)
+
+
+class _Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+def test_logs_name_no_card_no_token_and_no_seed() -> None:
+    capture = _Capture()
+    logger = logging.getLogger("server")
+    old_level = logger.level
+    logger.addHandler(capture)
+    logger.setLevel(logging.DEBUG)
+    try:
+        secrets_seen: list[str] = []
+
+        async def test(server: RunningServer) -> None:
+            first, second, _ = await two_players(server, "five-hundred")
+            over = await asyncio.gather(
+                play_to_end(first, random.Random(1)), play_to_end(second, random.Random(2))
+            )
+            assert isinstance(over[0], m.GameOver)
+            reply = await first.request(m.GetRecord(record_id=over[0].record_id), m.RecordMessage)
+            record = json.loads(reply.record_json)
+            secrets_seen.extend([first.token, second.token])
+            secrets_seen.extend(hand["seed"] for hand in record["hands"])
+
+        run(test)
+    finally:
+        logger.removeHandler(capture)
+        logger.setLevel(old_level)
+    assert len(capture.lines) > 5
+    text = "\n".join(capture.lines)
+    assert not re.search(r"\b(10|[2-9JQKA])[CDHS]\b", text), text
+    for secret in secrets_seen:
+        assert secret not in text
