@@ -531,6 +531,7 @@ class Hub:
         index = message.seat if message.seat is not None else 0
         table.seats[index] = Seat(kind="human", player_id=player.id, name=player.name)
         if message.bot is not None:
+            self.bots.warm()
             table.seats[1 - index] = Seat(
                 kind="bot", name=f"bot ({message.bot})", bot_level=message.bot
             )
@@ -596,6 +597,7 @@ class Hub:
             if not empty:
                 raise RequestError("table_full", "both seats are taken")
             index = empty[0]
+        self.bots.warm()
         table.seats[index] = Seat(
             kind="bot", name=f"bot ({message.level})", bot_level=message.level, rematch=True
         )
@@ -908,9 +910,7 @@ class Hub:
         state = table.state
         table.status = "finished"
         record_id = secrets.token_urlsafe(12)
-        record = game_record(state)
-        if reason == "forfeit":
-            record["forfeit"] = {"winner": winner}
+        record = game_record(state)  # a forfeited game's record is simply unfinished
         self.store.save_record(record_id, table.code, table.game_no, record)
         table.record_id = record_id
         for seat in table.seats:

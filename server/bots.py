@@ -26,6 +26,11 @@ def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> A
     return Bot(level, seed=seed, iterations=iterations).choose(view)
 
 
+def _ready() -> bool:
+    """Run in a worker to start it (and import the engine) before the first decision."""
+    return True
+
+
 class BotRunner:
     """A lazily created executor for bot decisions."""
 
@@ -45,6 +50,11 @@ class BotRunner:
                     max_workers=1, thread_name_prefix="spades-bot"
                 )
         return self._executor
+
+    def warm(self) -> None:
+        """Start a worker now (a bot just sat down), so its first move is not late."""
+        if self._executor is None and self.workers > 0:
+            self._get_executor().submit(_ready)
 
     @property
     def uses_processes(self) -> bool:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 import pytest
 
+from engine import replay
 from protocol import messages as m
 from server import RunningServer
 from tests.server.helpers import Client, choose, play_to_end, run, two_players
@@ -133,8 +135,9 @@ def test_forfeit_when_the_hold_runs_out() -> None:
         await first.drop()
         over = await second.expect(m.GameOver)
         assert over.reason == "forfeit" and over.winner == 1
-        # the forfeited game's record exists now
-        await second.request(m.GetRecord(record_id=over.record_id), m.RecordMessage)
+        # the forfeited game's record exists now, and replays (as an unfinished game)
+        reply = await second.request(m.GetRecord(record_id=over.record_id), m.RecordMessage)
+        assert not replay(json.loads(reply.record_json)).is_over
 
     run(test)
 
