@@ -1050,6 +1050,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
             compression=None,
             ping_interval=config.ping_interval,
             ping_timeout=config.ping_timeout,
+            close_timeout=config.close_timeout,
             max_queue=32,
         )
     except BaseException:

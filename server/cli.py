@@ -97,6 +97,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.ping_timeout,
         help=f"keep-alive ping timeout (default {d.ping_timeout:g})",
     )
+    add(
+        "--close-timeout",
+        type=float,
+        default=d.close_timeout,
+        help=f"seconds to wait for a closing handshake (default {d.close_timeout:g})",
+    )
     add("--log-level", default="INFO", help="logging level (default INFO)")
 
 
@@ -117,6 +123,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         bot_workers=args.bot_workers,
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
+        close_timeout=args.close_timeout,
     )
 
 

@@ -40,8 +40,8 @@ class ServerConfig:
       the server process instead (for tests and embedded single-player use).
     - ``bot_iterations``: overrides the bot's search effort (``None``: the level's own).
     - ``standin_level``: the level of the bot that stands in for a dropped or slow human.
-    - ``ping_interval``/``ping_timeout``: keep-alive; a dead connection is noticed within
-      their sum (15 s by default).
+    - ``ping_interval``/``ping_timeout``/``close_timeout``: keep-alive; a dead connection
+      is noticed and dropped within their sum (15 s by default).
     - ``send_queue_limit``: messages queued for a slow reader before it is disconnected.
     """
 
@@ -65,7 +65,8 @@ class ServerConfig:
     bot_iterations: int | None = None
     standin_level: Literal["easy", "normal", "hard"] = "normal"
     ping_interval: float = 5.0
-    ping_timeout: float = 10.0
+    ping_timeout: float = 8.0
+    close_timeout: float = 2.0
     send_queue_limit: int = 2000
 
     @property

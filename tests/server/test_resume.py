@@ -189,3 +189,15 @@ def test_resume_on_a_second_connection_closes_the_first() -> None:
         assert first.ws.close_code == 4000
 
     run(test)
+
+
+def test_keepalive_pings_notice_a_silent_peer() -> None:
+    async def test(server: RunningServer) -> None:
+        first, second, _ = await two_players(server)
+        first.ws.transport.pause_reading()  # alive for TCP, but it answers no ping
+        update = await second.expect(
+            m.TableUpdate, lambda u: not u.table.seats[0].connected, timeout=10
+        )
+        assert update.table.seats[0].hold_seconds_left is not None
+
+    run(test, ping_interval=0.2, ping_timeout=0.3, close_timeout=0.3)
