@@ -1,4 +1,4 @@
-"""The fast path for search: play-phase playouts on int-bitmask card sets.
+"""The fast path for search: play-phase playouts and an exact solver on int-bitmask hands.
 
 No objects, no events, no checks: the caller passes a consistent position. Used by the
 bot's search and measured by ``bench/engine.py``::
@@ -8,19 +8,39 @@ bot's search and measured by ``bench/engine.py``::
 
 ``trick_card`` is the card the leader already played to the current trick (``-1`` if
 none). Returns the final trick counts ``(seat 0, seat 1)``.
+
+Besides the uniformly random playout there are:
+
+- :func:`greedy_playout`: both seats play a fast full-information heuristic. Each seat is
+  in one of two moods at every trick, given by a ``modes`` table indexed by
+  ``won0 * 14 + won1``: bit 0 set when seat 0 wants tricks, bit 1 when seat 1 does. A
+  seat that wants tricks cashes sure winners, wins cheaply and ruffs with its lowest
+  spade; one that does not (a nil, a seat avoiding bags, a seat setting the other's nil)
+  ducks under with its highest losing card and leads into the other seat's strength.
+- :func:`solve`: exact minimax (alpha-beta with a transposition table and equivalent-card
+  pruning) of the rest of the hand, where the value of a finished hand is
+  ``utility[final tricks of seat 0]``; seat 0 maximises it and seat 1 minimises it.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import SPADES, SUIT_MASKS
 
-__all__ = ["random_playout"]
+__all__ = [
+    "greedy_card",
+    "greedy_playout",
+    "random_playout",
+    "solve",
+]
 
 _SPADES: Final = SUIT_MASKS[SPADES]
 _SUITS: Final = SUIT_MASKS
+_CLUBS, _DIAMONDS, _HEARTS = SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2]
+_NOT_SPADES: Final = _CLUBS | _DIAMONDS | _HEARTS
 
 
 def _random_card(mask: int, rng: random.Random) -> int:
@@ -80,3 +100,319 @@ def random_playout(
             won1 += 1
         leader = winner
         trick_card = -1
+
+
+# ---------------------------------------------------------------------------------------
+# The greedy full-information policy.
+
+
+def _low_rank(mask: int) -> int:
+    """The card of ``mask`` with the lowest rank (clubs first among equal ranks)."""
+    best = -1
+    best_rank = 99
+    for suit_mask, base in ((_CLUBS, 0), (_DIAMONDS, 13), (_HEARTS, 26), (_SPADES, 39)):
+        part = mask & suit_mask
+        if part:
+            card = (part & -part).bit_length() - 1
+            if card - base < best_rank:
+                best_rank = card - base
+                best = card
+    return best
+
+
+def _high_rank(mask: int) -> int:
+    """The card of ``mask`` with the highest rank (clubs first among equal ranks)."""
+    best = -1
+    best_rank = -1
+    for suit_mask, base in ((_CLUBS, 0), (_DIAMONDS, 13), (_HEARTS, 26), (_SPADES, 39)):
+        part = mask & suit_mask
+        if part:
+            card = part.bit_length() - 1
+            if card - base > best_rank:
+                best_rank = card - base
+                best = card
+    return best
+
+
+def _lead(held: int, other: int, broken: bool, want: bool, other_wants: bool) -> int:
+    allowed = held if broken or not (held & _NOT_SPADES) else held & _NOT_SPADES
+    other_spades = other & _SPADES
+    if want:
+        mine = allowed & _SPADES
+        spade_master = mine.bit_length() > other_spades.bit_length()
+        if spade_master and mine.bit_count() >= other_spades.bit_count() and other_spades:
+            return mine.bit_length() - 1  # draw trumps while ahead in them
+        loose = -1
+        for suit_mask in (_CLUBS, _DIAMONDS, _HEARTS):
+            part = allowed & suit_mask
+            if not part:
+                continue
+            theirs = other & suit_mask
+            top = part.bit_length() - 1
+            if theirs:
+                if top >= theirs.bit_length():
+                    return top
+            elif not other_spades:
+                loose = top
+        if loose >= 0:
+            return loose
+        if spade_master:
+            return mine.bit_length() - 1
+        # no sure winner: lead low in a side suit the other seat must follow
+        best = -1
+        best_rank = 99
+        for suit_mask, base in ((_CLUBS, 0), (_DIAMONDS, 13), (_HEARTS, 26)):
+            part = allowed & suit_mask
+            if part and other & suit_mask:
+                low = (part & -part).bit_length() - 1
+                if low - base < best_rank:
+                    best_rank = low - base
+                    best = low
+        if best >= 0:
+            return best
+        return _low_rank(allowed & _NOT_SPADES or allowed)
+    # ducking: lead the lowest card, without peeking at the other hand (a seat setting a
+    # nil cannot see it either; peeking would make every nil look doomed)
+    side = allowed & _NOT_SPADES
+    return _low_rank(side or allowed)
+
+
+def _follow(held: int, trick_card: int, want: bool) -> int:
+    suit_mask = _SUITS[trick_card // 13]
+    part = held & suit_mask
+    if part:
+        if want:
+            higher = part >> (trick_card + 1) << (trick_card + 1)
+            if higher:
+                return (higher & -higher).bit_length() - 1
+            return (part & -part).bit_length() - 1
+        lower = part & ((1 << trick_card) - 1)
+        if lower:
+            return lower.bit_length() - 1
+        return part.bit_length() - 1
+    spades = held & _SPADES
+    if want:
+        if spades:
+            return (spades & -spades).bit_length() - 1
+        return _low_rank(held)
+    rest = held & _NOT_SPADES
+    if rest:
+        return _high_rank(rest)
+    return spades.bit_length() - 1
+
+
+def greedy_card(
+    held: int, other: int, trick_card: int, spades_broken: bool, want: bool, other_wants: bool
+) -> int:
+    """The greedy policy's card for the seat holding ``held`` (``other``: the other hand)."""
+    if trick_card < 0:
+        return _lead(held, other, spades_broken, want, other_wants)
+    return _follow(held, trick_card, want)
+
+
+def greedy_playout(
+    hand0: int,
+    hand1: int,
+    leader: int,
+    trick_card: int,
+    spades_broken: bool,
+    won0: int,
+    won1: int,
+    modes: Sequence[int],
+    stop: int = 0,
+) -> tuple[int, int, int, int, int, bool]:
+    """Play on with the greedy policy until each hand holds ``stop`` cards at a trick's start.
+
+    Returns ``(won0, won1, hand0, hand1, leader, spades_broken)`` at that point (with
+    ``stop == 0``: the final trick counts and two empty hands).
+    """
+    lead = _lead
+    follow = _follow
+    while True:
+        mode = modes[won0 * 14 + won1]
+        if trick_card < 0:
+            if hand0.bit_count() <= stop:
+                return won0, won1, hand0, hand1, leader, spades_broken
+            if leader == 0:
+                trick_card = lead(hand0, hand1, spades_broken, bool(mode & 1), bool(mode & 2))
+                hand0 &= ~(1 << trick_card)
+            else:
+                trick_card = lead(hand1, hand0, spades_broken, bool(mode & 2), bool(mode & 1))
+                hand1 &= ~(1 << trick_card)
+        if leader == 0:
+            reply = follow(hand1, trick_card, bool(mode & 2))
+            hand1 &= ~(1 << reply)
+        else:
+            reply = follow(hand0, trick_card, bool(mode & 1))
+            hand0 &= ~(1 << reply)
+        lead_suit = trick_card // 13
+        reply_suit = reply // 13
+        if reply_suit == 3 or lead_suit == 3:
+            spades_broken = True
+        if reply_suit == lead_suit:
+            winner = leader if trick_card > reply else 1 - leader
+        else:
+            winner = 1 - leader if reply_suit == 3 else leader
+        if winner == 0:
+            won0 += 1
+        else:
+            won1 += 1
+        leader = winner
+        trick_card = -1
+
+
+# ---------------------------------------------------------------------------------------
+# The exact solver.
+
+
+def _representatives(cards: int, other: int, trick_card: int) -> list[int]:
+    """One card per run of equivalent cards of ``cards``, high first.
+
+    Two cards of one suit are equivalent when no card of ``other`` (nor the trick card)
+    lies between them; cards already played do not separate them.
+    """
+    result: list[int] = []
+    separators = other
+    if trick_card >= 0:
+        separators |= 1 << trick_card
+    for suit_mask in (_SPADES, _HEARTS, _DIAMONDS, _CLUBS):
+        part = cards & suit_mask
+        if not part:
+            continue
+        seps = separators & suit_mask
+        while part:
+            top = part.bit_length() - 1
+            result.append(top)
+            below = seps & ((1 << top) - 1)
+            if not below:
+                break
+            part &= (1 << (below.bit_length() - 1)) - 1
+    return result
+
+
+def solve(
+    hand0: int,
+    hand1: int,
+    leader: int,
+    trick_card: int,
+    spades_broken: bool,
+    won0: int,
+    utility: Sequence[float],
+) -> float:
+    """The minimax value of the position: seat 0 maximises ``utility[its final tricks]``.
+
+    ``trick_card`` is the leader's card already on the table (``-1`` if none); ``won0`` is
+    seat 0's tricks so far. Exact; meant for the last few tricks.
+    """
+    util = list(utility)
+    size = len(util)
+    # range bounds: best and worst utility reachable with final tricks in [low, high]
+    top = [[0.0] * size for _ in range(size)]
+    bottom = [[0.0] * size for _ in range(size)]
+    for low in range(size):
+        best = worst = util[low]
+        for high in range(low, size):
+            value = util[high]
+            if value > best:
+                best = value
+            if value < worst:
+                worst = value
+            top[low][high] = best
+            bottom[low][high] = worst
+    table: dict[tuple[int, int, int, int, bool, int], tuple[float, float]] = {}
+    infinity = float("inf")
+
+    def search(
+        h0: int, h1: int, lead: int, card: int, broken: bool, won: int, alpha: float, beta: float
+    ) -> float:
+        if card < 0:
+            left = h0.bit_count()
+            if left == 0:
+                return util[won]
+            player = lead
+        else:
+            player = 1 - lead
+            left = (h1 if lead == 0 else h0).bit_count()
+        hi = won + left
+        if hi >= size:
+            hi = size - 1
+        upper_bound = top[won][hi]
+        lower_bound = bottom[won][hi]
+        if upper_bound <= alpha:
+            return upper_bound
+        if lower_bound >= beta:
+            return lower_bound
+        if alpha < lower_bound:
+            alpha = lower_bound
+        if beta > upper_bound:
+            beta = upper_bound
+        key = (h0, h1, lead, card, broken, won)
+        entry = table.get(key)
+        if entry is not None:
+            low, high = entry
+            if low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            if low == high:
+                return low
+            if low > alpha:
+                alpha = low
+            if high < beta:
+                beta = high
+        start_alpha, start_beta = alpha, beta
+        held = h0 if player == 0 else h1
+        other = h1 if player == 0 else h0
+        if card < 0:
+            legal = held if broken or not (held & _NOT_SPADES) else held & _NOT_SPADES
+        else:
+            legal = held & _SUITS[card // 13] or held
+        moves = _representatives(legal, other, card)
+        if len(moves) > 1:
+            value_lo = util[won]
+            value_hi = util[hi]
+            want = value_hi > value_lo if player == 0 else value_hi < value_lo
+            first = greedy_card(held, other, card, broken, want, not want)
+            if first in moves and moves[0] != first:
+                moves.remove(first)
+                moves.insert(0, first)
+        maximise = player == 0
+        best = -infinity if maximise else infinity
+        for move in moves:
+            if card < 0:
+                if player == 0:
+                    value = search(h0 & ~(1 << move), h1, lead, move, broken, won, alpha, beta)
+                else:
+                    value = search(h0, h1 & ~(1 << move), lead, move, broken, won, alpha, beta)
+            else:
+                lead_suit = card // 13
+                reply_suit = move // 13
+                now_broken = broken or reply_suit == 3 or lead_suit == 3
+                if reply_suit == lead_suit:
+                    winner = lead if card > move else player
+                else:
+                    winner = player if reply_suit == 3 else lead
+                n0 = h0 & ~(1 << move) if player == 0 else h0
+                n1 = h1 & ~(1 << move) if player == 1 else h1
+                value = search(n0, n1, winner, -1, now_broken, won + (winner == 0), alpha, beta)
+            if maximise:
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+            else:
+                if value < best:
+                    best = value
+                    if value < beta:
+                        beta = value
+            if alpha >= beta:
+                break
+        if best <= start_alpha:
+            table[key] = (entry[0] if entry else -infinity, best)
+        elif best >= start_beta:
+            table[key] = (best, entry[1] if entry else infinity)
+        else:
+            table[key] = (best, best)
+        return best
+
+    return search(hand0, hand1, leader, trick_card, spades_broken, won0, -infinity, infinity)

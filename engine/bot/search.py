@@ -1,0 +1,215 @@
+"""Determinised search for the ``normal`` and ``hard`` levels.
+
+Card play (:func:`search_play`) is perfect-information Monte Carlo: draw the opponent's
+hidden hand many times from what the seat knows (unseen cards, the suits it has shown
+void in, weighted by how well the hand fits its bid), and score every legal card on each
+draw by playing the hand out; the card with the best average worth wins. The playout is
+the greedy policy of :mod:`engine.fast`; at ``hard`` the last ``solve_tricks`` tricks are
+solved exactly (alpha-beta) instead. The worth of a finished hand is the score-aware
+utility of :mod:`engine.bot.evaluate` (chance to win the game), so bags, nil bids and the
+target are weighed as the score stands.
+
+Bidding (:func:`search_bid`) plays each drawn deal out twice: once with both seats taking
+what they can, once with the bot ducking every trick (a nil) against an opponent trying
+to hand it one. The bid with the best average worth over the draws is chosen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.bot.evaluate import game_worth, hand_points, modes_table, utility_table
+from engine.bot.heuristics import bid_likelihood
+from engine.bot.knowledge import Knowledge, sample_hand
+from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card
+from engine.fast import greedy_card, greedy_playout, solve
+from engine.game import PlayerView, legal_play_mask, trick_winner
+
+__all__ = ["SearchConfig", "search_bid", "search_play"]
+
+_LATE_SET_DISCOUNT = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Effort of one level: determinisations per decision and the exact endgame depth."""
+
+    samples: int
+    solve_tricks: int
+    bid_samples: int
+
+
+def _opponent_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
+    """The likelihood of a drawn opponent hand given its bid (``None``: no bid yet)."""
+    opp = know.opp
+    blind = bool(view.blind_nil[opp])
+    bid = view.bids[opp]
+    if not blind and bid is None:
+        return None
+    played = know.opp_played
+
+    def weight(hand: int) -> float:
+        return bid_likelihood(hand | played, bid, blind)
+
+    return weight
+
+
+def _equivalent_low(card: int, hand: int, separators: int) -> int:
+    """The lowest card of ``hand`` equivalent to ``card`` (no separator between them)."""
+    suit_mask = SUIT_MASKS[card // 13]
+    below_seps = separators & suit_mask & ((1 << card) - 1)
+    floor = below_seps.bit_length()  # cards at or above this index are above every separator
+    run = hand & suit_mask & ((1 << (card + 1)) - 1) & ~((1 << floor) - 1)
+    return (run & -run).bit_length() - 1
+
+
+def _root_moves(legal: int, separators: int) -> list[int]:
+    """One card (the lowest) of each run of equivalent legal cards."""
+    moves = []
+    for suit_mask in SUIT_MASKS:
+        part = legal & suit_mask
+        while part:
+            low = (part & -part).bit_length() - 1
+            moves.append(low)
+            above = separators & suit_mask & ~((1 << (low + 1)) - 1)
+            if not above:
+                break
+            part &= ~((1 << ((above & -above).bit_length() - 1)) - 1)
+    return moves
+
+
+def search_play(
+    view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig
+) -> Card:
+    """The card with the best average worth over sampled deals."""
+    me, opp = know.me, know.opp
+    hand = know.hand
+    lead_suit = view.lead_suit
+    legal = legal_play_mask(hand, lead_suit, view.spades_broken)
+    if legal & (legal - 1) == 0:
+        return CARDS[legal.bit_length() - 1]
+    trick_card = int(view.current_trick[0]) if view.current_trick else -1
+    separators = ALL_CARDS_MASK & ~hand & ~know.played
+    if trick_card >= 0:
+        separators |= 1 << trick_card
+    moves = _root_moves(legal, separators)
+    if len(moves) == 1:
+        return CARDS[moves[0]]
+    blind = (bool(view.blind_nil[me]), bool(view.blind_nil[opp]))
+    bids = (view.bids[me], view.bids[opp])
+    scores = (view.scores[me], view.scores[opp])
+    bags = (view.bags[me], view.bags[opp])
+    # in the fast layer the bot is seat 0
+    util = utility_table(view.rules, scores, bags, bids, blind, 0)
+    modes = modes_table(bids)
+    won0 = view.tricks_won[me]
+    won1 = view.tricks_won[opp]
+    broken = view.spades_broken
+    weight = _opponent_weight(view, know)
+    left = hand.bit_count()  # tricks left including the current one
+    solve_at = config.solve_tricks
+    # A live nil of the opponent: rollouts (which see every card) set it too easily later,
+    # so a set that only happens later counts at a discount against one made now.
+    opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
+    totals = [0.0] * len(moves)
+    for _ in range(max(1, config.samples)):
+        other = sample_hand(know, rng, weight, tries=6)
+        for index, move in enumerate(moves):
+            mine = hand & ~(1 << move)
+            if trick_card < 0:
+                if left <= solve_at:
+                    totals[index] += solve(mine, other, 0, move, broken, won0, util)
+                    continue
+                mode = modes[won0 * 14 + won1]
+                reply = greedy_card(other, mine, move, broken, bool(mode & 2), bool(mode & 1))
+                theirs = other & ~(1 << reply)
+                winner = trick_winner(0, move, reply)
+                now_broken = broken or move // 13 == 3 or reply // 13 == 3
+            else:
+                theirs = other
+                winner = trick_winner(1, trick_card, move)
+                now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
+            w0 = won0 + (winner == 0)
+            w1 = won1 + (winner == 1)
+            if left - 1 <= solve_at:
+                value = solve(mine, theirs, winner, -1, now_broken, w0, util)
+            else:
+                result = greedy_playout(
+                    mine, theirs, winner, -1, now_broken, w0, w1, modes, solve_at
+                )
+                value = _finish(result, util, solve_at)
+                if opp_nil_live and winner == 0 and result[0] < 13:
+                    value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
+            totals[index] += value
+    best = max(range(len(moves)), key=lambda i: (totals[i], -(moves[i] % 13)))
+    # among near-equal cards prefer the cheapest (lowest rank, then not a spade)
+    threshold = totals[best] - 1e-6 * max(1, config.samples)
+    cheap = min(
+        (i for i in range(len(moves)) if totals[i] >= threshold),
+        key=lambda i: (moves[i] % 13, moves[i] // 13 == 3),
+    )
+    return CARDS[moves[cheap]]
+
+
+def _finish(
+    result: tuple[int, int, int, int, int, bool], util: list[float], solve_at: int
+) -> float:
+    won0, _won1, h0, h1, leader, broken = result
+    if h0 and solve_at:
+        return solve(h0, h1, leader, -1, broken, won0, util)
+    return util[won0]
+
+
+def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig) -> int:
+    """The bid (0 is nil) with the best average worth over sampled deals."""
+    me, opp = know.me, know.opp
+    rules = view.rules
+    hand = know.hand
+    opp_blind = bool(view.blind_nil[opp])
+    opp_bid = view.bids[opp]
+    opp_known = opp_blind or opp_bid is not None
+    opp_nil = opp_blind or opp_bid == 0
+    leader = 0 if view.first_bidder == me else 1
+    weight = _opponent_weight(view, know)
+    natural_modes = modes_table((13, 0 if opp_nil else 13))
+    nil_modes = modes_table((0, 0 if opp_nil else 13))
+    samples = max(1, config.bid_samples)
+    draws: list[tuple[int, int, int]] = []
+    for _ in range(samples):
+        other = sample_hand(know, rng, weight, tries=8)
+        natural = greedy_playout(hand, other, leader, -1, False, 0, 0, natural_modes)[0]
+        nil = natural
+        if rules.nil:
+            nil = greedy_playout(hand, other, leader, -1, False, 0, 0, nil_modes)[0]
+        guess = max(1, 13 - natural - 1)
+        if opp_known:
+            guess = 0 if opp_nil else int(opp_bid or 0)
+        draws.append((natural, nil, guess))
+    scores = (view.scores[me], view.scores[opp])
+    bags = (view.bags[me], view.bags[opp])
+    blind = (False, opp_blind)
+    cache: dict[tuple[int, int, int], float] = {}
+
+    def worth(bid: int, taken: int, guess: int) -> float:
+        key = (bid, taken, guess)
+        value = cache.get(key)
+        if value is None:
+            opp_bid_value: int | None = None if opp_blind else guess
+            points, after = hand_points(
+                rules, (bid, opp_bid_value), blind, (taken, 13 - taken), bags
+            )
+            value = game_worth(rules, (scores[0] + points[0], scores[1] + points[1]), after, 0)
+            cache[key] = value
+        return value
+
+    lowest = 0 if rules.nil else 1
+    best_bid, best_value = 1, float("-inf")
+    for bid in range(lowest, 14):
+        total = 0.0
+        for natural, nil, guess in draws:
+            total += worth(bid, nil if bid == 0 else natural, guess)
+        if total > best_value + 1e-9:
+            best_bid, best_value = bid, total
+    return best_bid

@@ -1,0 +1,144 @@
+"""Scenario tests for the classic mistakes, at every level."""
+
+import pytest
+
+from engine import BlindNil, Card, GameState, Phase, Play, PlayerView
+from engine.bot import LEVELS, Bot
+from tests.bot.helpers import CLASSIC, FIVE_HUNDRED, play_view
+
+
+def card_of(action: object) -> Card:
+    assert isinstance(action, Play)
+    return action.card
+
+
+def choose(level: str, view: PlayerView, seed: int = 1) -> Card:
+    return card_of(Bot(level, seed=seed, iterations=60).choose(view))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_nil_ducks_under_when_it_can(level: str) -> None:
+    view = play_view("4H QH 2C 7C JC 3D 9D 2S 5S 8D 10C 6H 3C", current="9H", bids=(0, 5))
+    assert choose(level, view) == Card.parse("6H")  # the highest heart under the nine
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_nil_does_not_ruff_when_void(level: str) -> None:
+    view = play_view("2C 7C JC 3D 9D 2S 5S 8D 10C 3C KD 4D 6D", current="9H", bids=(0, 5))
+    played = choose(level, view)
+    assert played.suit != 3  # a spade would win the trick
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_nil_leads_low(level: str) -> None:
+    # a nil seat leading the first trick leads a low card, never a likely winner
+    view = play_view("5C 6C 9C 3H 7H 10H 4D 6D 8D 2S 4S 6S QD", bids=(0, 5))
+    assert choose(level, view).rank <= 4
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_sets_the_opponents_nil_by_ducking_under(level: str) -> None:
+    view = play_view("4H KH 2C 7C JC 3D 9D 2S 5S AS 10C 6D 3C", current="9H", bids=(4, 0))
+    assert choose(level, view) == Card.parse("4H")  # the nil seat must win its own lead
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_sets_the_opponents_nil_by_discarding_not_ruffing(level: str) -> None:
+    view = play_view("2C 7C JC 3D 9D 2S 5S AS 10C 6D 3C KD QC", current="9H", bids=(4, 0))
+    assert choose(level, view).suit != 3
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_nine_bags_avoids_the_overtrick(level: str) -> None:
+    # bid 2, took 2 already, 9 bags: winning this heart costs the 100-point bag penalty
+    past = [(0, "AC", "2C"), (0, "AD", "2D"), (0, "3C", "KC")]
+    view = play_view(
+        "4H KH 5C 7C 3D 9D 6S 8S 10C 6D", current="9H", bids=(2, 2), past=past, bags=(9, 0)
+    )
+    assert choose(level, view) == Card.parse("4H")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_ruffs_with_the_lowest_spade(level: str) -> None:
+    # bid 6, took 4, four cards left and no hearts: it needs two more tricks. Ruffing with
+    # the two keeps the ace for a second trick; ruffing with the ace wastes it.
+    past = [
+        (0, "AC", "2C"),
+        (0, "AD", "2D"),
+        (0, "KC", "5C"),
+        (0, "KD", "5D"),
+        (0, "6C", "QC"),
+        (1, "AH", "2H"),
+        (1, "KH", "3H"),
+        (1, "JH", "4H"),
+        (1, "10H", "5H"),
+    ]
+    view = play_view("2S AS 3C 4D", current="QH", bids=(6, 5), past=past)
+    assert choose(level, view) == Card.parse("2S")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_overtakes_a_spade_lead_with_the_lowest_winner(level: str) -> None:
+    past = [(1, "AH", "2S")]  # spades broken
+    view = play_view("3S 7S AS 2C 7C JC 3D 9D 10C 6D 3C 5D", current="5S", bids=(6, 3), past=past)
+    played = choose(level, view)
+    if played.suit == 3 and played > Card.parse("5S"):
+        assert played == Card.parse("7S")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_spade_lead_before_spades_are_broken(level: str) -> None:
+    view = play_view("AS KS QS JS 10S 9S 2H 8S 7S 6S 5S 4S 3S", bids=(10, 1))
+    assert choose(level, view) == Card.parse("2H")  # the only non-spade
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_leads_a_spade_when_it_holds_only_spades(level: str) -> None:
+    view = play_view("AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S", bids=(12, 1))
+    played = choose(level, view)
+    assert played.suit == 3
+    assert played in view.hand
+
+
+def blind_nil_view(scores: tuple[int, int], seat: int = 0) -> PlayerView:
+    state = GameState(FIVE_HUNDRED)
+    from engine import Deal
+
+    state.apply(None, Deal(b"\x07" * 32))
+    view = state.view_for(state.current_player or 0)
+    assert view.phase is Phase.BLIND_NIL
+    fields = {f: getattr(view, f) for f in view.__dataclass_fields__}
+    fields.update(scores=scores, seat=view.current_player)
+    if view.current_player == 1:
+        fields.update(scores=(scores[1], scores[0]))
+    return PlayerView(**fields)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_blind_nil_only_when_sensible(level: str) -> None:
+    def declares(mine: int, theirs: int) -> bool:
+        view = blind_nil_view((mine, theirs))
+        action = Bot(level, seed=3).choose(view)
+        assert isinstance(action, BlindNil)
+        return action.declare
+
+    assert not declares(0, 0)  # an even start
+    assert not declares(300, 100)  # ahead
+    assert not declares(250, 200)  # close
+    assert not declares(100, 400)  # hopeless either way: a failed blind nil only costs more
+    # behind, the opponent about to reach the target (500): only +200 now can pass it
+    assert declares(360, 480)
+
+
+def test_no_blind_nil_when_the_rules_forbid_it() -> None:
+    rules = FIVE_HUNDRED.replace(blind_nil_min_deficit=400)
+    state = GameState(rules)
+    from engine import Deal
+
+    state.apply(None, Deal(b"\x07" * 32))
+    view = state.view_for(state.current_player or 0)
+    assert Bot("hard").choose(view) == BlindNil(False)
+
+
+def test_classic_has_no_blind_nil_phase() -> None:
+    assert not CLASSIC.blind_nil
