@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import multiprocessing
 
 from engine import Action, PlayerView
 from engine.bot import Bot
 
 __all__ = ["BotRunner", "choose"]
+
+log = logging.getLogger("server")
 
 
 def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> Action:
@@ -38,6 +41,7 @@ class BotRunner:
         self.workers = workers
         self.iterations = iterations
         self._executor: concurrent.futures.Executor | None = None
+        self.broken = 0
 
     def _get_executor(self) -> concurrent.futures.Executor:
         if self._executor is None:
@@ -66,10 +70,15 @@ class BotRunner:
         try:
             return await loop.run_in_executor(executor, choose, view, level, seed, self.iterations)
         except concurrent.futures.BrokenExecutor:
-            # a worker died: start a fresh pool for the next decision
+            # a worker died: start a fresh pool for the next decision; if workers cannot
+            # start at all (say the main module cannot be re-imported), think in a thread
             if self._executor is executor:
                 self._executor = None
                 executor.shutdown(wait=False, cancel_futures=True)
+                self.broken += 1
+                if self.broken >= 2 and self.workers > 0:
+                    log.warning("bot worker processes keep failing; bots think in a thread")
+                    self.workers = 0
             raise
 
     def close(self) -> None:
