@@ -3,6 +3,7 @@ and bot decisions in real worker processes."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -17,6 +18,7 @@ from protocol import convert
 from protocol import messages as m
 from server import RunningServer
 from server.bot_client import play
+from server.cli import add_bot_arguments, run_bot
 from tests.server.helpers import Client, drive, play_to_end, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,3 +179,13 @@ def test_bots_think_in_worker_processes() -> None:
         assert all(pid != os.getpid() for pid in workers._processes)  # type: ignore[attr-defined]
 
     run(test, bot_workers=1)
+
+
+def test_the_bot_command_fails_cleanly_on_an_unknown_table() -> None:
+    async def test(server: RunningServer) -> None:
+        parser = argparse.ArgumentParser()
+        add_bot_arguments(parser)
+        args = parser.parse_args([server.url, "--table", "NOSUCH22", "--level", "easy"])
+        assert await asyncio.to_thread(run_bot, args) == 1
+
+    run(test)
