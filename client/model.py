@@ -12,6 +12,7 @@ that may be made, whether blind nil may be declared, all come from ``your_turn.l
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import time
@@ -445,6 +446,10 @@ class ClientModel:
             if line:
                 self.say(line)
             if isinstance(event, m.HandStartedEvent):
+                if event.hand_number == 1:  # a new game at this table (a rematch)
+                    self.game_over = None
+                    self.results = []
+                    self.verified = {}
                 self.commitments[event.hand_number] = event.commitment
         if self.view is not None:
             try:
@@ -465,6 +470,10 @@ class ClientModel:
         self.leave_armed = False
         legal = self.legal_cards()
         view = self.view
+        offered = getattr(message, "offered", None)  # newer servers send the card on offer
+        if view is not None and isinstance(offered, str) and message.phase == "draft":
+            with contextlib.suppress(EngineError):
+                view = self.view = dataclasses.replace(view, offered=Card.parse(offered))
         if view is not None and (
             view.version != message.version or (message.phase == "draft" and view.offered is None)
         ):

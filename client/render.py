@@ -246,7 +246,7 @@ def _prompt_text(model: ClientModel) -> str:
     if model.connection == "reconnecting":
         return "Connection lost: reconnecting… (your seat is held)"
     if model.screen is Screen.LOBBY:
-        return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh · q quit"
+        return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
     if model.screen is Screen.CONNECTING:
         return "Connecting…"
     view, table = model.view, model.table
@@ -344,9 +344,12 @@ def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     lines.append(opp_line)
     count = view.hand_sizes[opp]
     back = "#" if model.settings.ascii_cards else "▒"
-    lines.append(
-        [("", "   "), ("class:dim", back * count), ("", f" {count} cards "), *_stats(view, opp)]
-    )
+    if model.table is not None and model.table.status == "waiting":
+        lines.append([])
+    else:
+        lines.append(
+            [("", "   "), ("class:dim", back * count), ("", f" {count} cards "), *_stats(view, opp)]
+        )
     lines.append([])
     centre = _centre_lines(model, view)
     centre = (centre + [[] for _ in range(9)])[:9]
@@ -448,10 +451,12 @@ def _centre_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         return _game_over_lines(model, view)
     if table.status == "waiting":
         return [
-            [("class:head", f"   Waiting for an opponent at table {table.code}.")],
+            [("class:head", "   Waiting for an opponent.")],
+            [("", "   Table code: "), ("class:turn", table.code)],
             [],
             [("", "   A friend joins with:")],
-            [("class:head", f"     spades play {model.url or 'URL'} --join {table.code}")],
+            [("class:head", f"     spades play {_clip(model.url or 'URL', 40)}")],
+            [("class:head", f"       --join {table.code}")],
             [],
             [("", f"   or press b to play the bot ({model.bot_level}).")],
         ]
@@ -705,8 +710,8 @@ def _lobby_lines(model: ClientModel) -> list[Line]:
             for s in summary.seats
         )
         text = (
-            f"  {_pad(summary.code, 8)} {_pad(summary.preset or 'custom', 13)}"
-            f"{_pad(seats, 22)} {summary.status}"
+            f"  {_pad(summary.code, 9)} {_pad(summary.preset or 'custom', 13)}"
+            f"{_pad(seats, 20)} {summary.status}"
         )
         style = "class:overlay.sel" if index == model.lobby_row else ""
         lines.append([(style, _pad(text, MAIN_WIDTH))])
@@ -737,10 +742,10 @@ def render_overlay(model: ClientModel) -> StyleAndTextTuples:
     if overlay is None:
         return []
     title, lines = _overlay_body(model, overlay)
-    out: list[Line] = [[("class:overlay.title", f" {title} ")], []]
+    out: list[Line] = [[("class:overlay.title", f" {title} "), ("class:dim", " (Esc closes)")]]
+    if overlay is not Overlay.CREATE:
+        out.append([])
     out.extend(lines)
-    out.append([])
-    out.append([("class:dim", " Esc closes")])
     return _join(out)
 
 
@@ -777,8 +782,8 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
         for index, name in enumerate(form.rows()):
             style = "class:overlay.sel" if index == form.row else ""
             lines.append([(style, f" {_pad(name, 27)} {_pad(form.value_text(name), 26)}")])
-        lines.append([("class:bad", " " + form.error)] if form.error else [])
-        lines.append([("class:dim", " ↑/↓ field · ←/→ change · digits type · Enter create")])
+        hint = " ↑/↓ field · ←/→ change · digits type a number · Enter creates"
+        lines.append([("class:bad", " " + form.error)] if form.error else [("class:dim", hint)])
         return "Create a table", lines
     verb = "Join" if overlay is Overlay.JOIN else "Watch"
     return f"{verb} a table", [

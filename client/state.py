@@ -58,6 +58,8 @@ def apply_event(view: PlayerView, event: m.EventMessage) -> PlayerView:
     replace = dataclasses.replace
     mine = view.seat
     if isinstance(event, m.HandStartedEvent):
+        if event.hand_number == 1:  # a new game (a rematch): the totals start again
+            view = replace(view, scores=(0, 0), bags=(0, 0), hand_results=(), winner=None)
         return replace(
             view,
             phase=Phase.BLIND_NIL if view.rules.blind_nil else Phase.DRAFT,

@@ -127,3 +127,35 @@ def test_two_players_meet_in_the_lobby_and_a_spectator_watches() -> None:
             await server.close()
 
     asyncio.run(run())
+
+
+@pytest.mark.timeout(60)
+def test_game_over_and_a_rematch_with_the_bot() -> None:
+    async def run() -> None:
+        server = await start_embedded_server(bot_delay=0.0)
+        try:
+            intent = Intent(kind="create", bot="easy", overrides={"target_score": 1})
+            model = ClientModel("alice", intent=intent)
+            async with connected(server.url, model):
+                await until(lambda: model.game_over is not None, [model])
+                assert model.view is not None
+                first = model.results[-1].scores
+                assert max(first) >= 1
+                model.press("r")
+                await until(
+                    lambda: (
+                        model.game_over is None
+                        and model.view is not None
+                        and model.view.phase is Phase.DRAFT
+                    ),
+                    [],
+                )
+                assert model.view is not None
+                assert model.view.scores == (0, 0) and model.view.hand_number == 1
+                assert model.results == []
+                await until(lambda: bool(model.results), [model])
+                assert model.results[0].hand_number == 1
+        finally:
+            await server.close()
+
+    asyncio.run(run())
