@@ -638,8 +638,10 @@ class CreateTable(_Message):
     """What happens when a dropped seat's hold runs out: the bot stands in, the game waits, or the
     absent seat forfeits.
     """
-    hold_seconds: int = Field(default=60, ge=0, le=3600)
-    """How long a dropped human's seat is held for them."""
+    hold_seconds: int | None = Field(default=None, ge=0, le=3600)
+    """How long a dropped human's seat is held for them (nil: the server's default, 60 s
+    unless its host set another).
+    """
     turn_seconds: int | None = Field(default=None, ge=1, le=3600)
     """Per-turn time limit for humans; when it runs out the bot moves for them (nil: none)."""
     id: RequestId | None = None

@@ -59,7 +59,6 @@ from engine import (
     EngineError,
     HandScored,
     IllegalActionError,
-    Phase,
     PlayerAction,
     RuleSet,
     game_record,
@@ -523,7 +522,7 @@ class Hub:
             on_hold_expiry=message.on_hold_expiry,
             hold_seconds=(
                 message.hold_seconds
-                if "hold_seconds" in message.model_fields_set
+                if message.hold_seconds is not None
                 else self.config.hold_seconds
             ),
             turn_seconds=message.turn_seconds,
@@ -828,24 +827,7 @@ class Hub:
             if table.turn_deadline is None
             else round(max(0.0, table.turn_deadline - self.now), 1)
         )
-        if state.phase is Phase.EXCHANGE:
-            legal: tuple[m.ActionMessage, ...] = ()
-            exchange_max: int | None = min(
-                state.rules.blind_nil_exchange, len(state.hand_of(index))
-            )
-        else:
-            legal = tuple(convert.action_message(a) for a in state.legal_actions(index))
-            exchange_max = None
-        conn.send(
-            m.YourTurn(
-                table=table.code,
-                version=state.version,
-                phase=state.phase.value,
-                legal=legal,
-                exchange_max=exchange_max,
-                seconds_left=left,
-            )
-        )
+        conn.send(convert.your_turn_message(state.view_for(index), table.code, left))
 
     async def _turn_timer(self, table: Table, index: int, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
