@@ -259,6 +259,7 @@ class ClientModel:
         self.table_time = 0.0
         self.view: PlayerView | None = None
         self.turn: m.YourTurn | None = None
+        self.turn_time = 0.0
         self.legal: tuple[PlayerAction, ...] = ()
         self.seq: dict[str, int] = {}
         self.pending: m.Act | None = None
@@ -322,6 +323,12 @@ class ClientModel:
         if left is None:
             return None
         return max(0.0, left - (self.clock() - self.table_time))
+
+    def turn_seconds_left(self) -> float | None:
+        """Seconds left on the table's turn timer for the pending turn (None: no timer)."""
+        if self.turn is None or self.turn.seconds_left is None:
+            return None
+        return max(0.0, self.turn.seconds_left - (self.clock() - self.turn_time))
 
     def say(self, line: str) -> None:
         self.log.append(line)
@@ -463,6 +470,7 @@ class ClientModel:
         if self.table is None or message.table != self.table.code:
             return
         self.turn = message
+        self.turn_time = self.clock()
         self.legal = tuple(action_from_message(a) for a in message.legal)
         self.typed = ""
         self.bid_entry = ""

@@ -265,6 +265,9 @@ def _prompt_text(model: ClientModel) -> str:
             return "Waiting for the next hand…"
         return f"Waiting for {model.seat_name(current)}…"
     typed = f"  [{model.typed}]" if model.typed else ""
+    left = model.turn_seconds_left()
+    if left is not None:
+        typed += f"  ⏱ {left:.0f}s"
     if turn.phase == "blind_nil":
         return "Your turn: y declare BLIND NIL · n no blind nil"
     if turn.phase == "draft":
@@ -481,7 +484,13 @@ def _centre_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     if phase is Phase.DRAFT:
         turns_left = (13 - view.draft_turns[me], 13 - view.draft_turns[opp])
         facts: list[Line] = [
-            [("class:dim", f"Turns left: you {turns_left[0]}, {opp_name} {turns_left[1]}")],
+            [
+                (
+                    "class:dim",
+                    f"Turns left: {model.seat_name(me).replace('You', 'you')}"
+                    f" {turns_left[0]}, {opp_name} {turns_left[1]}",
+                )
+            ],
             [("class:dim", f"Stock {view.stock_left} · pile {view.pile_size}")],
         ]
         if turn is not None and turn.phase == "draft":
@@ -570,7 +579,8 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         [
             (
                 "class:dim",
-                f"won: you {view.tricks_won[me]}/{_bid_text(view, me)}, "
+                f"won: {_clip(model.seat_name(me), 8).replace('You', 'you')} "
+                f"{view.tricks_won[me]}/{_bid_text(view, me)}, "
                 f"{_clip(model.seat_name(opp), 8)} {view.tricks_won[opp]}/{_bid_text(view, opp)}",
             )
         ],
@@ -661,9 +671,8 @@ def render_side(model: ClientModel) -> StyleAndTextTuples:
         def row(label: str, a: str, b: str, style: str = "") -> Line:
             return [(style, f" {_pad(label, 7)}{_pad(a, 8, True)}{_pad(b, 9, True)}")]
 
-        lines.append(
-            [("class:dim", f" target {table.rules.target_score} · hand {view.hand_number}")]
-        )
+        hand = f" · hand {view.hand_number}" if view.hand_number else ""
+        lines.append([("class:dim", f" target {table.rules.target_score}{hand}")])
         lines.append(
             row("", _clip(model.seat_name(me), 7), _clip(model.seat_name(opp), 8), "class:head")
         )
