@@ -13,7 +13,8 @@ action              text form                     phase
 ``Play(card)``      ``play QS``                   play
 ==================  ============================  ===============================
 
-``parse_action(text)`` reads any of them, ``str(action)`` writes it back.
+``parse_action(text)`` reads any of them, ``str(action)`` writes it back (an empty
+entropy value of a Deal is written ``-``).
 """
 
 from __future__ import annotations
@@ -39,13 +40,16 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Chance's action: shuffle the stock for the next hand from ``seed`` and seat entropy."""
+    """Chance's action: shuffle the stock for the next hand from ``seed`` and seat entropy.
+
+    The text form writes an empty entropy value as ``-`` so that it survives a round trip.
+    """
 
     seed: bytes
     entropy: tuple[bytes, ...] = ()
 
     def __str__(self) -> str:
-        return " ".join(["deal", self.seed.hex(), *(value.hex() for value in self.entropy)])
+        return " ".join(["deal", self.seed.hex(), *(value.hex() or "-" for value in self.entropy)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +120,8 @@ def parse_action(text: str) -> Action:
     head, rest = words[0].lower(), words[1:]
     try:
         if head == "deal" and 1 <= len(rest) <= 3:
-            return Deal(bytes.fromhex(rest[0]), tuple(bytes.fromhex(w) for w in rest[1:]))
+            entropy = tuple(b"" if w == "-" else bytes.fromhex(w) for w in rest[1:])
+            return Deal(bytes.fromhex(rest[0]), entropy)
         if head in ("blind-nil", "no-blind-nil") and not rest:
             return BlindNil(head == "blind-nil")
         if head == "keep" and not rest:

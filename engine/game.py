@@ -328,25 +328,42 @@ def _legal_actions(
     spades_broken: bool,
     scores: tuple[int, int],
 ) -> tuple[Action, ...]:
+    # Actions are immutable values, so the constant ones are shared, not rebuilt.
     if phase is Phase.PLAY:
         legal = legal_play_mask(hand, lead_suit, spades_broken)
-        return tuple(Play(card) for card in cards_in(legal))
+        plays = []
+        while legal:
+            low = legal & -legal
+            plays.append(_PLAYS[low.bit_length() - 1])
+            legal ^= low
+        return tuple(plays)
     if phase is Phase.DRAFT:
-        return (Keep(), Discard())
+        return _DRAFT_ACTIONS
     if phase is Phase.BIDDING:
-        return tuple(Bid(n) for n in range(0 if rules.nil else 1, HAND_SIZE + 1))
+        return _BIDS if rules.nil else _BIDS[1:]
     if phase is Phase.BLIND_NIL:
         if _may_declare_blind_nil(rules, seat, scores):
-            return (BlindNil(True), BlindNil(False))
-        return (BlindNil(False),)
+            return _BLIND_NIL_EITHER
+        return _BLIND_NIL_DECLINE
     if phase is Phase.EXCHANGE:
         held = cards_in(hand)
         return tuple(
-            Exchange(combo)
-            for size in range(min(rules.blind_nil_exchange, len(held)) + 1)
-            for combo in itertools.combinations(held, size)
+            map(
+                Exchange,
+                itertools.chain.from_iterable(
+                    itertools.combinations(held, size)
+                    for size in range(min(rules.blind_nil_exchange, len(held)) + 1)
+                ),
+            )
         )
     return ()
+
+
+_PLAYS: Final = tuple(Play(card) for card in CARDS)
+_DRAFT_ACTIONS: Final[tuple[Action, ...]] = (Keep(), Discard())
+_BIDS: Final[tuple[Action, ...]] = tuple(Bid(n) for n in range(HAND_SIZE + 1))
+_BLIND_NIL_EITHER: Final[tuple[Action, ...]] = (BlindNil(True), BlindNil(False))
+_BLIND_NIL_DECLINE: Final[tuple[Action, ...]] = (BlindNil(False),)
 
 
 def _may_declare_blind_nil(rules: RuleSet, seat: int, scores: tuple[int, int]) -> bool:
@@ -446,7 +463,8 @@ class GameState:
     @property
     def is_chance_node(self) -> bool:
         """True when the next action is chance's :class:`~engine.actions.Deal`."""
-        return self.phase in (Phase.DEAL, Phase.HAND_OVER)
+        phase = self.phase
+        return phase is Phase.DEAL or phase is Phase.HAND_OVER
 
     @property
     def hand_number(self) -> int:
@@ -470,7 +488,7 @@ class GameState:
         At a chance node every Deal with a valid seed is legal; this returns ``()`` there.
         """
         hand = self._hand
-        if seat is None or seat != self.current_player or hand is None:
+        if seat is None or seat != self.current_player or hand is None or isinstance(seat, bool):
             return ()
         return _legal_actions(
             self.phase,
@@ -483,7 +501,12 @@ class GameState:
         )
 
     def view_for(self, viewer: int | None) -> PlayerView:
-        """What ``viewer`` (seat ``0``/``1``, or ``None`` for a spectator) may know now."""
+        """What ``viewer`` (seat ``0``/``1``, or ``None`` for a spectator) may know now.
+
+        Raises ``ValueError`` for any other viewer (``-1`` must not index seat 1's cards).
+        """
+        if viewer is not None and (viewer not in (0, 1) or isinstance(viewer, bool)):
+            raise ValueError(f"no such viewer: {viewer!r} (seats are 0 and 1, None spectates)")
         hand = self._hand
         base = {
             "seat": viewer,
@@ -571,6 +594,8 @@ class GameState:
         self._check(seat, action)
         events: list[Event] = []
         if isinstance(action, Deal):
+            if type(action.entropy) is not tuple:
+                action = Deal(action.seed, tuple(action.entropy))
             self._deal(action, events)
         else:
             hand = self._hand
@@ -580,6 +605,8 @@ class GameState:
             elif isinstance(action, Keep | Discard):
                 self._draft(hand, seat, isinstance(action, Keep), events)
             elif isinstance(action, Exchange):
+                # the record writes the cards sorted; so does the state, so replays agree
+                action = Exchange(tuple(sorted(action.cards)))
                 self._exchange(hand, seat, action.cards, events)
             elif isinstance(action, Bid):
                 self._bid(hand, seat, action.tricks, events)
@@ -600,7 +627,7 @@ class GameState:
                 raise IllegalActionError(f"no deal now: the hand is in the {phase} phase")
             RandomStream(action.seed, action.entropy)  # raises ShuffleError if unusable
             return
-        if seat not in (0, 1):
+        if seat not in (0, 1) or isinstance(seat, bool):
             raise IllegalActionError(f"no such seat: {seat!r}")
         if self.is_chance_node:
             raise IllegalActionError("the hand has not been dealt yet")
@@ -612,6 +639,8 @@ class GameState:
         if not isinstance(action, wanted):
             raise IllegalActionError(f"{action} is not an action of the {phase} phase")
         if isinstance(action, BlindNil):
+            if not isinstance(action.declare, bool):
+                raise IllegalActionError("blind nil is declared (true) or declined (false)")
             if action.declare and not _may_declare_blind_nil(
                 self.rules, seat, (self.scores[0], self.scores[1])
             ):
@@ -620,6 +649,8 @@ class GameState:
                 )
         elif isinstance(action, Exchange):
             cards = action.cards
+            if not isinstance(cards, tuple | list):
+                raise IllegalActionError("exchange takes a sequence of cards")
             if len(cards) > self.rules.blind_nil_exchange:
                 raise IllegalActionError(
                     f"at most {self.rules.blind_nil_exchange} cards may be exchanged"
