@@ -30,6 +30,7 @@ from typing import Any, Literal, cast
 
 import engine
 from client.model import ClientModel, Intent, Settings
+from client.tokens import load_token, save_token
 from engine import Deal, GameState, RuleSet
 from engine.bot import LEVELS, Bot
 
@@ -101,6 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=LEVELS,
         metavar="LEVEL",
         help="with --create: the bot takes the other seat at LEVEL",
+    )
+    play.add_argument(
+        "--new-session",
+        action="store_true",
+        help="do not resume the seats of your last session at this server",
     )
     play.add_argument(
         "--seat", type=int, choices=(0, 1), default=None, help="the seat to take (default: any)"
@@ -230,6 +236,10 @@ def run_play(args: argparse.Namespace) -> int:
     )
     model.form.preset = args.rules
     model.form.rules = RuleSet.preset(args.rules)
+    name = model.name
+    if not args.new_session:
+        model.token = load_token(args.url, name)
+    model.on_token = lambda token: save_token(args.url, name, token)
     _quiet_logging()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_session(args.url, model))

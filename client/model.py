@@ -262,6 +262,9 @@ class ClientModel:
         self.turn_time = 0.0
         self.legal: tuple[PlayerAction, ...] = ()
         self.seq: dict[str, int] = {}
+        # the server remembers applied seq numbers per seat: a new process that resumes
+        # the seat must not reuse them, so numbering starts at the wall clock (ms)
+        self.seq_base = int(time.time() * 1000)
         self.pending: m.Act | None = None
         self.results: list[EngineHandResult] = []
         self.verified: dict[int, bool] = {}
@@ -283,6 +286,7 @@ class ClientModel:
         self.flash = ""
         self.quit_requested = False
         self.on_quit: Callable[[], None] | None = None
+        self.on_token: Callable[[str], None] | None = None
 
     # ---- small helpers -------------------------------------------------------------
 
@@ -361,6 +365,8 @@ class ClientModel:
         first = not self.welcomed_once
         self.welcomed_once = True
         self.token = message.token
+        if self.on_token is not None:
+            self.on_token(message.token)
         self.player_id = message.player_id
         self.name = message.name
         self.connection = "connected"
@@ -642,7 +648,7 @@ class ClientModel:
         elif action not in self.legal:
             self.flash = "That is not a legal move now."
             return False
-        seq = self.seq.get(table.code, 0) + 1
+        seq = self.seq.get(table.code, self.seq_base) + 1
         self.seq[table.code] = seq
         act = m.Act(code=table.code, action=action_message(action), version=turn.version, seq=seq)
         self.pending = act

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from client.model import ClientModel, Intent, Screen
 from client.net import Connection
 from client.session import start_embedded_server
+from client.tokens import load_token, save_token
 from engine import Phase
 
 
@@ -159,3 +161,49 @@ def test_game_over_and_a_rematch_with_the_bot() -> None:
             await server.close()
 
     asyncio.run(run())
+
+
+@pytest.mark.timeout(60)
+def test_a_new_client_with_the_saved_token_takes_the_seat_back(tmp_path: Path) -> None:
+    async def run() -> None:
+        server = await start_embedded_server(bot_delay=0.0)
+        store = tmp_path / "tokens.json"
+        try:
+            first = ClientModel("alice", intent=Intent(kind="create", bot="easy"))
+            first.on_token = lambda token: save_token(server.url, "alice", token, store)
+            async with connected(server.url, first):
+                await until(
+                    lambda: first.view is not None and first.view.draft_turns[0] >= 2, [first]
+                )
+            code = first.code
+            # a new process: a fresh model, the token from the file
+            again = ClientModel("alice", intent=Intent(kind="create", bot="easy"))
+            again.token = load_token(server.url, "alice", store)
+            assert again.token == first.token
+            async with connected(server.url, again):
+                await until(lambda: again.view is not None, [])
+                assert again.code == code  # the same table, not a new one
+                await until(lambda: bool(again.results), [again])
+            # a token the server does not know: a new session, and the intent runs
+            stale = ClientModel("bob", intent=Intent(kind="create", bot="easy"))
+            stale.token = "not-a-token"
+            async with connected(server.url, stale):
+                await until(lambda: stale.view is not None, [])
+                assert stale.code != code
+                assert stale.token != "not-a-token"
+        finally:
+            await server.close()
+
+    asyncio.run(run())
+
+
+def test_tokens_are_kept_per_server_and_name(tmp_path: Path) -> None:
+    store = tmp_path / "state" / "tokens.json"
+    assert load_token("ws://a/", "x", store) is None
+    save_token("ws://a/", "x", "t1", store)
+    save_token("ws://a", "y", "t2", store)
+    assert load_token("ws://a", "x", store) == "t1"
+    assert load_token("ws://a/", "y", store) == "t2"
+    assert load_token("ws://b/", "x", store) is None
+    store.write_text("not json")
+    assert load_token("ws://a/", "x", store) is None
