@@ -19,6 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from client.state import apply_events
@@ -271,6 +272,8 @@ class ClientModel:
         self.commitments: dict[int, str] = {}
         self.game_over: m.GameOver | None = None
         self.record_json: str | None = None
+        self.record_dir: Path | None = None
+        self.saved_record: Path | None = None
         # input state
         self.cursor: Card | None = None
         self.typed = ""
@@ -571,6 +574,15 @@ class ClientModel:
 
     def _on_record(self, message: m.RecordMessage) -> None:
         self.record_json = message.record_json
+        directory = self.record_dir if self.record_dir is not None else Path.cwd()
+        path = directory / f"spades-{message.record_id}.json"
+        try:
+            path.write_text(message.record_json, encoding="utf-8")
+        except OSError as error:
+            self.flash = f"cannot save the record: {error}"
+            return
+        self.saved_record = path
+        self.say(f"Record saved: {path.name} (spades replay {path.name})")
 
     def _on_left(self, message: m.Left) -> None:
         if self.table is not None and self.table.code == message.table:
@@ -835,6 +847,12 @@ class ClientModel:
                 self.say("You asked for a rematch.")
             elif key == "l":
                 self.send(m.Leave(code=table.code))
+            elif key == "s":
+                record_id = self.game_over.record_id if self.game_over else table.record_id
+                if record_id:
+                    self.send(m.GetRecord(record_id=record_id))
+                else:
+                    self.flash = "No record yet."
             return
         if table.status == "waiting" and key == "b" and table.your_seat is not None:
             self.send(m.AddBot(code=table.code, level=self.bot_level))

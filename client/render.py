@@ -253,7 +253,7 @@ def _prompt_text(model: ClientModel) -> str:
     if table is None or view is None:
         return ""
     if model.game_over is not None or view.phase is Phase.GAME_OVER:
-        return "Game over: r rematch · l leave"
+        return "Game over: r rematch · l leave · s save the record · Tab score sheet"
     if table.status == "waiting":
         return f"Waiting for an opponent · b add the bot ({model.bot_level}) · x leave"
     turn = model.turn
@@ -654,6 +654,7 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         [],
         [("class:dim", f"   {asked}")] if asked else [],
         [("", "   r = rematch    l = leave the table    Tab = score sheet")],
+        [("", "   s = save the game's record (then: spades replay FILE)")],
     ]
 
 

@@ -33,6 +33,7 @@ from engine import (
     HandResult,
     Phase,
     RecordError,
+    game_record,
     parse_action,
     replay,
     verify,
@@ -62,7 +63,14 @@ def load_pages(record: dict[str, Any]) -> tuple[GameState, list[HandPage]]:
 
     Raises :class:`~engine.errors.RecordError` when the record does not replay.
     """
-    final = replay(record)
+    try:
+        final = replay(record)
+    except RecordError:
+        # a server may add fields of its own (a forfeit, say): check what the engine writes
+        final = replay(record, check=False)
+        mine = game_record(final)
+        if any(record.get(key) != value for key, value in mine.items()):
+            raise
     state = GameState(final.rules)
     pages: list[HandPage] = []
     for seat, text in record["actions"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from client.model import ClientModel, Intent, Screen
 from client.net import Connection
+from client.replay import load_pages, run_replay
 from client.session import start_embedded_server
 from client.tokens import load_token, save_token
 from engine import Phase
@@ -132,7 +134,7 @@ def test_two_players_meet_in_the_lobby_and_a_spectator_watches() -> None:
 
 
 @pytest.mark.timeout(60)
-def test_game_over_and_a_rematch_with_the_bot() -> None:
+def test_game_over_save_the_record_and_a_rematch_with_the_bot(tmp_path: Path) -> None:
     async def run() -> None:
         server = await start_embedded_server(bot_delay=0.0)
         try:
@@ -143,6 +145,13 @@ def test_game_over_and_a_rematch_with_the_bot() -> None:
                 assert model.view is not None
                 first = model.results[-1].scores
                 assert max(first) >= 1
+                model.record_dir = tmp_path
+                model.press("s")
+                await until(lambda: model.saved_record is not None, [])
+                assert model.saved_record is not None
+                assert run_replay(str(model.saved_record), print_only=True) == 0
+                state, pages = load_pages(json.loads(model.saved_record.read_text()))
+                assert state.is_over and len(pages) == len(model.results)
                 model.press("r")
                 await until(
                     lambda: (
