@@ -261,6 +261,7 @@ class ClientModel:
         self.view: PlayerView | None = None
         self.turn: m.YourTurn | None = None
         self.turn_time = 0.0
+        self.last_turn: m.YourTurn | None = None
         self.legal: tuple[PlayerAction, ...] = ()
         self.seq: dict[str, int] = {}
         # the server remembers applied seq numbers per seat: a new process that resumes
@@ -558,6 +559,15 @@ class ClientModel:
             "game_over",
         ):
             self.pending = None
+            last, view = self.last_turn, self.view
+            if (
+                message.code in ("illegal_action", "bad_message", "rate_limited")
+                and self.turn is None
+                and last is not None
+                and view is not None
+                and last.version == view.version
+            ):  # nothing changed on the server: the turn is still ours, choose again
+                self._on_your_turn(last)
         if message.code == "bad_token":  # the server forgot us: start a new session
             self.token = None
             self.welcomed_once = False
@@ -664,6 +674,7 @@ class ClientModel:
         self.seq[table.code] = seq
         act = m.Act(code=table.code, action=action_message(action), version=turn.version, seq=seq)
         self.pending = act
+        self.last_turn = turn
         self._clear_turn()
         self.flash = ""
         self.cursor = None if isinstance(action, Play) else self.cursor

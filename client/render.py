@@ -670,12 +670,12 @@ def render_side(model: ClientModel) -> StyleAndTextTuples:
         opp = 1 - me
 
         def row(label: str, a: str, b: str, style: str = "") -> Line:
-            return [(style, f" {_pad(label, 7)}{_pad(a, 8, True)}{_pad(b, 9, True)}")]
+            return [(style, f" {_pad(label, 5)}{_pad(a, 9, True)}{_pad(b, 10, True)}")]
 
         hand = f" · hand {view.hand_number}" if view.hand_number else ""
         lines.append([("class:dim", f" target {table.rules.target_score}{hand}")])
         lines.append(
-            row("", _clip(model.seat_name(me), 7), _clip(model.seat_name(opp), 8), "class:head")
+            row("", _clip(model.seat_name(me), 8), _clip(model.seat_name(opp), 9), "class:head")
         )
         lines.append(row("score", str(view.scores[me]), str(view.scores[opp]), "class:head"))
         lines.append(row("bags", str(view.bags[me]), str(view.bags[opp])))

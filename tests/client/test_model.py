@@ -332,3 +332,19 @@ def test_lobby_keys() -> None:
     assert create.preset == "five-hundred"
     assert create.overrides == {"target_score": 400}
     assert create.bot == "easy"
+
+
+def test_a_refused_action_gives_the_turn_back() -> None:
+    state = advance_to(dealt(), Phase.BIDDING, 0)
+    model = model_at(state)
+    model.press("3")
+    model.press("enter")
+    assert model.turn is None
+    model.handle(m.ErrorMessage(code="rate_limited", message="slow down", request="action"))
+    assert model.turn is not None and model.pending is None
+    model.press("4")
+    model.press("enter")
+    assert acts(model)[-1].action == m.BidAction(tricks=4)
+    # a stale version: the server moved on, a new your_turn will come
+    model.handle(m.ErrorMessage(code="stale_version", message="old", request="action"))
+    assert model.turn is None
