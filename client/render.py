@@ -178,7 +178,7 @@ def _big_card(model: ClientModel, card: Card | None) -> list[Line]:
     ]
 
 
-def _small_card(model: ClientModel, card: Card | None) -> list[Line]:
+def _small_card(model: ClientModel, card: Card | None, dim: bool = False) -> list[Line]:
     ascii_only = model.settings.ascii_cards
     h, v, tl, tr, bl, br = ("-", "|", "+", "+", "+", "+") if ascii_only else "─│┌┐└┘"
     if card is None:
@@ -188,10 +188,12 @@ def _small_card(model: ClientModel, card: Card | None) -> list[Line]:
             [("class:dim", bl + h * 5 + br)],
         ]
     text = model.card_text(card)
+    frame = "class:dim" if dim else ""
+    face = _card_style(card) + (" class:dim" if dim else " bold")
     return [
-        [("", tl + h * 5 + tr)],
-        [("", v), (_card_style(card) + " bold", _pad(" " + text, 5)), ("", v)],
-        [("", bl + h * 5 + br)],
+        [(frame, tl + h * 5 + tr)],
+        [(frame, v), (face, _pad(" " + text, 5)), (frame, v)],
+        [(frame, bl + h * 5 + br)],
     ]
 
 
@@ -564,17 +566,23 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     cards: dict[int, Card] = {}
     for index, card in enumerate(view.current_trick):
         cards[leader if index == 0 else 1 - leader] = card
+    last = None
+    if not view.current_trick and view.tricks:
+        # between tricks, the one just won stays in view (dimmed) until the next lead
+        last = view.tricks[-1]
+        cards = {last.leader: last.cards[0], 1 - last.leader: last.cards[1]}
     opp = 1 - me
+    dim = last is not None
     left = [
         [("", "  " + _pad(model.seat_name(opp), 9))],
-        *_prefix(_small_card(model, cards.get(opp))),
+        *_prefix(_small_card(model, cards.get(opp), dim)),
     ]
-    right = [[("", _pad(model.seat_name(me), 9))], *_small_card(model, cards.get(me))]
+    right = [[("", _pad(model.seat_name(me), 9))], *_small_card(model, cards.get(me), dim)]
     number = min(13, len(view.tricks) + 1)
     broken = "spades broken" if view.spades_broken else "spades not broken"
     info: list[Line] = [
         [("class:head", f"Trick {number} of 13")],
-        [("", f"{model.seat_name(leader)} lead{'s' if leader != me else ''}")],
+        [("", f"{model.seat_name(leader)} lead{'' if leader == view.seat else 's'}")],
         [("class:good" if view.spades_broken else "class:dim", broken)],
         [
             (
@@ -585,6 +593,10 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
             )
         ],
     ]
+    if last is not None:
+        info.append(
+            [("class:dim", f"({model.seat_name(last.winner)} took trick {len(view.tricks)})")]
+        )
     return [[], *_beside(_beside(left, right, 2), info, 4)]
 
 
@@ -731,7 +743,7 @@ def _lobby_lines(model: ClientModel) -> list[Line]:
 # ---- overlays ------------------------------------------------------------------------
 
 HELP = """\
-Keys at the table
+At the table
   ←/→  ↑/↓    choose a card (↑/↓ jump between suits)
   qs, 10h     type a card to choose it (rank then suit)
   Enter       play the chosen card / make the bid
@@ -739,12 +751,13 @@ Keys at the table
   0-13, n     bidding: your bid, n = nil
   y / n       blind nil: declare / decline
   Space       exchange: pick or drop a card
-  Tab         score sheet of every hand
-  o           settings (Auto Play One, card style, ...)
-  m           chat            x  leave the table
-  r / l       after the game: rematch / leave
+  Tab  o  m   score sheet · settings · chat
+  x           leave the table (twice during a game)
+  b           waiting: bring in the bot
+  r  l  s     game over: rematch · leave · save the record
   Esc         close a window; Ctrl-C quits
-Bright cards may be played, dark ones may not."""
+Bright cards may be played, dark ones may not.
+Lobby: ↑/↓ Enter join · w watch · c create · j/v code · r refresh"""
 
 
 def render_overlay(model: ClientModel) -> StyleAndTextTuples:

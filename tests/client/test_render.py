@@ -171,7 +171,7 @@ def test_blind_nil_prompt_and_help() -> None:
     text = screen(model)
     assert "BLIND NIL?" in text and "y = declare blind nil" in text
     model.press("?")
-    assert "Keys at the table" in screen(model)
+    assert "At the table" in screen(model)
     model.press("escape")
     model.press("y")
     assert isinstance(model.sent[-1], m.Act)
@@ -199,5 +199,5 @@ def test_the_application_draws_to_a_terminal() -> None:
     asyncio.run(run())
     drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", " ", stream.getvalue())
     assert "Card on offer" in drawn
-    assert "Keys at the table" in drawn
+    assert "At the table" in drawn
     assert_no_opponent_cards(state, drawn)
