@@ -214,8 +214,20 @@ def run_local_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def normalise_url(url: str) -> str:
+    """``host:port`` or ``host`` means ``ws://host:port/``."""
+    if "://" in url:
+        return url
+    host = url.rstrip("/")
+    if ":" not in host and "/" not in host:
+        host += ":8765"
+    return f"ws://{host}" + ("" if "/" in host else "/")
+
+
 def run_play(args: argparse.Namespace) -> int:
     from client.session import run_session
+
+    args.url = normalise_url(args.url)
 
     level = _level(args.bot)
     if args.join:

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import InvalidURI, WebSocketException
 
 from client.model import ClientModel
 from protocol import messages as m
@@ -88,6 +88,9 @@ class Connection:
                         writer.cancel()
                         with contextlib.suppress(asyncio.CancelledError):
                             await writer
+            except InvalidURI as error:
+                self.model.flash = f"not a server address: {error}"
+                break
             except (OSError, WebSocketException, TimeoutError) as error:
                 log.debug("connection to %s failed: %s", self.url, error)
             self._socket = None
@@ -119,7 +122,11 @@ class Connection:
                 self.model.flash = f"unreadable message from the server: {error}"
                 self.redraw()
                 continue
-            self.model.handle(message)
+            try:
+                self.model.handle(message)
+            except Exception as error:  # a client bug must not stop the reader
+                log.exception("handling %s failed", message.type)
+                self.model.flash = f"client error on {message.type}: {error!r}"
             self.redraw()
 
     async def drop(self) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from client.cli import build_parser, main
+from client.cli import build_parser, main, normalise_url
 from client.render import fragments_text
 from client.replay import load_pages, render_page, run_replay
 from engine import Deal, GameState, RuleSet, game_record
@@ -50,6 +50,13 @@ def test_play_arguments() -> None:
     assert args.url == "ws://example:1/" and args.create and args.bot == "hard"
     args = build_parser().parse_args(["--rules", "five-hundred", "--level", "easy"])
     assert args.command is None and args.rules == "five-hundred" and args.level == "easy"
+
+
+def test_server_addresses() -> None:
+    assert normalise_url("example.org") == "ws://example.org:8765/"
+    assert normalise_url("example.org:9000") == "ws://example.org:9000/"
+    assert normalise_url("wss://example.org/spades") == "wss://example.org/spades"
+    assert normalise_url("ws://127.0.0.1:8765/") == "ws://127.0.0.1:8765/"
 
 
 def test_demo_still_works(capsys: pytest.CaptureFixture[str]) -> None:
