@@ -201,3 +201,59 @@ def test_the_application_draws_to_a_terminal() -> None:
     assert "Card on offer" in drawn
     assert "At the table" in drawn
     assert_no_opponent_cards(state, drawn)
+
+
+def test_every_screen_of_a_game_fits_80x24() -> None:
+    """Random games under both presets: every state, drawn for a seat and a spectator,
+    fits the terminal, and never shows a card of the other seat."""
+    import random
+
+    from prompt_toolkit.utils import get_cwidth
+
+    from client.render import fragments_text, render_overlay
+    from engine import Deal, Exchange
+    from tests.client.helpers import seed_of
+
+    for preset, seed in (("classic", 1), ("five-hundred", 2)):
+        rng = random.Random(seed)
+        state = GameState(RuleSet.preset(preset, target_score=100))
+        checked = 0
+        while not state.is_over and checked < 400:
+            seat = state.current_player
+            if seat is None:
+                state.apply(None, Deal(seed_of(rng.randrange(10**6))))
+                continue
+            if checked % 3 == 0:
+                for viewer in (0, None):
+                    model = model_at(state, viewer)
+                    text = screen(model)
+                    rows = text.split("\n")
+                    assert len(rows) <= 24
+                    assert all(get_cwidth(row) <= 80 for row in rows), text
+                    if viewer is not None:
+                        # cards this seat saw go to the pile may since have been drawn
+                        # by the other seat's blind-nil exchange: known, not leaked
+                        view = state.view_for(viewer)
+                        known = {
+                            *view.draft_discarded,
+                            *view.draft_seen_after_keep,
+                            *view.exchange_given,
+                        }
+                        for card in state.hand_of(1 - viewer):
+                            if card not in known:
+                                assert card.pretty() not in text, card
+                    else:
+                        for card in (*state.hand_of(0), *state.hand_of(1)):
+                            assert card.pretty() not in text
+                    model.press("tab")
+                    sheet = fragments_text(render_overlay(model)).split("\n")
+                    assert len(sheet) <= 20 and all(get_cwidth(r) <= 74 for r in sheet)
+            if state.phase is Phase.EXCHANGE:
+                state.apply(seat, Exchange(tuple(state.hand_of(seat)[:2])))
+            else:
+                legal = state.legal_actions(seat)
+                declare = [a for a in legal if getattr(a, "declare", False)]
+                state.apply(
+                    seat, declare[0] if declare and rng.random() < 0.3 else rng.choice(legal)
+                )
+            checked += 1
