@@ -14,6 +14,8 @@ import time
 import pytest
 
 TMUX = shutil.which("tmux") or "/usr/bin/tmux"
+# a bare CI environment may have no TERM and a C locale: tmux then draws ♠ as _
+ENV = {**os.environ, "TERM": "xterm-256color", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
 
 
 def spades_command() -> str:
@@ -29,7 +31,12 @@ class Terminal:
 
     def tmux(self, *args: str) -> str:
         done = subprocess.run(
-            [TMUX, "-L", self.socket, *args], capture_output=True, text=True, timeout=10
+            [TMUX, "-u", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=10,
+            env=ENV,
         )
         return done.stdout
 
@@ -37,9 +44,9 @@ class Terminal:
         env = f"cd {shlex.quote(os.getcwd())} && SPADES_BOT_DELAY=0 TERM=xterm-256color"
         shell = f"{env} {self.command}; echo EXITED $?; sleep 30"
         subprocess.run(
-            [TMUX, "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e",
+            [TMUX, "-u", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e",
              "-x", "80", "-y", "24", shell],
-            check=True, timeout=10,
+            check=True, timeout=10, env=ENV,
         )  # fmt: skip
 
     def screen(self) -> str:
