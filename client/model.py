@@ -488,8 +488,8 @@ class ClientModel:
         self.leave_armed = False
         legal = self.legal_cards()
         view = self.view
-        offered = getattr(message, "offered", None)  # newer servers send the card on offer
-        if view is not None and isinstance(offered, str) and message.phase == "draft":
+        offered = message.offered
+        if view is not None and offered is not None and message.phase == "draft":
             with contextlib.suppress(EngineError):
                 view = self.view = dataclasses.replace(view, offered=Card.parse(offered))
         if view is not None and (

@@ -8,7 +8,7 @@ import random
 from client.model import ClientModel
 from engine import Deal, Exchange, GameState, Phase, RuleSet
 from protocol import messages as m
-from protocol.convert import action_message, rules_message, view_message
+from protocol.convert import rules_message, view_message, your_turn_message
 
 CODE = "T3ST"
 
@@ -47,22 +47,9 @@ def snapshot(state: GameState, seat: int | None = 0, **table: object) -> m.Snaps
     )
 
 
-def your_turn(state: GameState, seat: int = 0) -> m.YourTurn:
-    phase = state.phase
-    if phase is Phase.EXCHANGE:
-        return m.YourTurn(
-            table=CODE,
-            version=state.version,
-            phase="exchange",
-            legal=(),
-            exchange_max=state.rules.blind_nil_exchange,
-        )
-    return m.YourTurn(
-        table=CODE,
-        version=state.version,
-        phase=phase.value,  # type: ignore[arg-type]
-        legal=tuple(action_message(a) for a in state.legal_actions(seat)),  # type: ignore[arg-type]
-    )
+def your_turn(state: GameState, seat: int = 0, *, offered: bool = True) -> m.YourTurn:
+    message = your_turn_message(state.view_for(seat), CODE)
+    return message if offered else message.model_copy(update={"offered": None})
 
 
 def dealt(rules: RuleSet | None = None, n: int = 1) -> GameState:

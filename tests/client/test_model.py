@@ -348,3 +348,22 @@ def test_a_refused_action_gives_the_turn_back() -> None:
     # a stale version: the server moved on, a new your_turn will come
     model.handle(m.ErrorMessage(code="stale_version", message="old", request="action"))
     assert model.turn is None
+
+
+def test_the_card_on_offer_comes_with_your_turn_or_from_a_fresh_snapshot() -> None:
+    import dataclasses
+
+    state = advance_to(dealt(), Phase.DRAFT, 0)
+    offered = state.view_for(0).offered
+    model = model_at(state)
+    assert model.view is not None
+    model.view = dataclasses.replace(model.view, offered=None)
+    model.handle(your_turn(state))
+    assert model.view.offered == offered
+    assert not any(isinstance(msg, m.JoinTable) for msg in model.sent)
+    model.view = dataclasses.replace(model.view, offered=None)
+    model.handle(your_turn(state, offered=False))  # an older server: ask for a snapshot
+    assert model.sent[-1] == m.JoinTable(code=CODE)
+    model.handle(snapshot(state))
+    assert model.view.offered == offered
+    assert model.turn is not None  # the snapshot of the same version keeps the turn
