@@ -725,7 +725,8 @@ class ClientModel:
         if self.table is None:
             return
         over = self.game_over is not None or self.phase is Phase.GAME_OVER
-        if over or self.table.status == "waiting" or self.leave_armed:
+        watching = self.table.your_seat is None
+        if over or watching or self.table.status == "waiting" or self.leave_armed:
             self.leave_armed = False
             self.send(m.Leave(code=self.table.code))
         else:
@@ -830,8 +831,10 @@ class ClientModel:
         elif key == "down":
             self.lobby_row = min(max(0, len(self.tables) - 1), self.lobby_row + 1)
         elif key in ("enter", "w") and self.tables:
-            code = self.tables[self.lobby_row].code
-            if key == "enter":
+            summary = self.tables[self.lobby_row]
+            code = summary.code
+            full = all(seat.kind != "empty" for seat in summary.seats)
+            if key == "enter" and not full:
                 self.send(m.JoinTable(code=code))
             else:
                 self.send(m.WatchTable(code=code))

@@ -652,6 +652,8 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         head = "You WIN!"
     else:
         head = f"{model.seat_name(winner)} wins."
+    if over is not None and over.reason == "forfeit":
+        head += " (by forfeit)"
     table = model.table
     asked = ""
     if table is not None and any(table.rematch):
