@@ -217,7 +217,6 @@ def render_title(model: ClientModel) -> StyleAndTextTuples:
     if model.screen is Screen.TABLE and table is not None:
         parts.append(f"table {table.code}")
         parts.append(table.preset or "custom rules")
-        parts.append(f"to {table.rules.target_score}")
         if model.view is not None and model.view.hand_number:
             parts.append(f"hand {model.view.hand_number}")
         if table.your_seat is None:
@@ -510,7 +509,7 @@ def _centre_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         drafter = view.current_player
         who = model.seat_name(drafter) if drafter is not None else "?"
         return [
-            [("", f"   Draft: {who} {'is' if drafter != me else 'are'} choosing…")],
+            [("", f"   Draft: {who} {'are' if who == 'You' else 'is'} choosing…")],
             [],
             *[[("", "   "), *f] for f in facts],
         ]
