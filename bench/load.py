@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgpack
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._procstat import cpu_seconds, rss_kib
@@ -73,135 +75,273 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+# --------------------------------------------------------------------------- a light client
+
+
+class RawClient(asyncio.Protocol):
+    """A minimal websocket client over a plain asyncio protocol (RFC 6455, binary frames,
+    answers pings), so that the load generator costs far less CPU than the server it
+    measures: the two share this machine's cores."""
+
+    def __init__(self, host: str, port: int, on_message: Any) -> None:
+        self.host, self.port = host, port
+        self.on_message = on_message
+        self.buf = bytearray()
+        self.open = False
+        self.transport: asyncio.Transport | None = None
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(
+            f"GET / HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.open = False
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError("connection lost during the handshake"))
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.open:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(buf[: buf.find(b"\r\n")])
+            del buf[: end + 4]
+            if b" 101 " not in status:
+                if not self.ready.done():
+                    self.ready.set_exception(ConnectionError(status.decode(errors="replace")))
+                return
+            self.open = True
+            if not self.ready.done():
+                self.ready.set_result(None)
+        while len(buf) >= 2:
+            size, offset = buf[1] & 0x7F, 2
+            if size == 126:
+                if len(buf) < 4:
+                    return
+                size, offset = int.from_bytes(buf[2:4], "big"), 4
+            elif size == 127:
+                if len(buf) < 10:
+                    return
+                size, offset = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < offset + size:
+                return
+            opcode = buf[0] & 0x0F
+            payload = bytes(buf[offset : offset + size])
+            del buf[: offset + size]
+            if opcode == 2:
+                self.on_message(payload)
+            elif opcode == 9:
+                self.send(payload, 0xA)
+            elif opcode == 8 and self.transport is not None:
+                self.open = False
+                self.transport.close()
+
+    def send(self, payload: bytes, opcode: int = 2) -> None:
+        """One masked frame (with a zero mask: the payload goes as it is)."""
+        size = len(payload)
+        if size < 126:
+            header = bytes((0x80 | opcode, 0x80 | size))
+        else:
+            header = bytes((0x80 | opcode, 0x80 | 126)) + size.to_bytes(2, "big")
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(header + b"\0\0\0\0" + payload)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def raw_connect(host: str, port: int, on_message: Any) -> RawClient:
+    loop = asyncio.get_running_loop()
+    _, client = await loop.create_connection(lambda: RawClient(host, port, on_message), host, port)
+    await asyncio.wait_for(client.ready, 60)
+    return client
+
+
+def _count(out: dict[str, Any], code: str) -> None:
+    out["errors"] += 1
+    out["error_codes"][code] = out["error_codes"].get(code, 0) + 1
+
+
 # --------------------------------------------------------------------------- our server
 
 
-async def _table(
-    url: str, rate: float, stop_at: float, rng: random.Random, bot: str | None, out: dict[str, Any]
-) -> None:
-    from websockets.asyncio.client import connect
+class _Table:
+    """One table: two seats (or one seat and the server's bot) playing random legal actions."""
 
-    from protocol import messages as m
-    from protocol.codec import decode_server, encode
+    def __init__(
+        self,
+        rate: float,
+        start_at: float,
+        stop_at: float,
+        rng: random.Random,
+        bot: str | None,
+        out: dict[str, Any],
+    ) -> None:
+        self.rate, self.start_at, self.stop_at = rate, start_at, stop_at
+        self.rng, self.bot, self.out = rng, bot, out
+        self.seats = 1 if bot else 2
+        self.clients: list[RawClient] = []
+        self.code: str | None = None
+        self.seq = [0, 0]
+        self.pending_version: int | None = None
+        self.sent = 0.0
+        self.seen: set[int] = set()
+        self.joined: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-    async def hello(ws: Any, name: str) -> None:
-        await ws.send(encode(m.Hello(protocol_version=1, name=name)))
-        while not isinstance(decode_server(await ws.recv()), m.Welcome):
+    async def start(self, host: str, port: int) -> None:
+        for index in range(self.seats):
+            self.clients.append(
+                await raw_connect(host, port, lambda data, i=index: self.on_message(i, data))
+            )
+        self.clients[0].send(msgpack.packb({"type": "hello", "protocol_version": 1, "name": "a"}))
+        await asyncio.wait_for(self.joined, 120)
+
+    def on_message(self, index: int, data: bytes) -> None:
+        message = msgpack.unpackb(data)
+        kind = message["type"]
+        out = self.out
+        if kind == "events":
+            if self.pending_version is not None and message["version"] > self.pending_version:
+                self.seen.add(index)
+                if len(self.seen) == self.seats:
+                    if self.sent >= self.start_at:
+                        out["latencies"].append(time.monotonic() - self.sent)
+                    self.pending_version = None
+        elif kind == "your_turn":
+            now = time.monotonic()
+            if now >= self.stop_at:
+                return
+            delay = max(0.0, self.start_at - now)
+            if self.rate > 0:
+                delay += self.rng.expovariate(self.rate)
+            if delay > 0:
+                asyncio.get_running_loop().call_later(delay, self.act, index, message)
+            else:
+                self.act(index, message)
+        elif kind == "ack":
             pass
+        elif kind == "welcome":
+            if index == 0:
+                create: dict[str, Any] = {
+                    "type": "create_table",
+                    "preset": "classic",
+                    "private": True,
+                    "overrides": {"target_score": 10_000},
+                }
+                if self.bot:
+                    create["bot"] = self.bot
+                self.clients[0].send(msgpack.packb(create))
+            else:
+                self.clients[1].send(msgpack.packb({"type": "join_table", "code": self.code}))
+        elif kind == "snapshot":
+            if self.code is None:
+                self.code = message["table"]["code"]
+                if self.bot:
+                    self.joined.set_result(None)
+                else:
+                    hello = {"type": "hello", "protocol_version": 1, "name": "b"}
+                    self.clients[1].send(msgpack.packb(hello))
+            elif index == 1 and not self.joined.done():
+                self.joined.set_result(None)
+        elif kind == "game_over":
+            self.clients[index].send(msgpack.packb({"type": "rematch", "code": self.code}))
+        elif kind == "error":
+            _count(out, message["code"])
+            if not self.joined.done():
+                self.joined.set_exception(RuntimeError(message["message"]))
 
-    seats = 1 if bot else 2
-    sockets = [
-        await connect(url, compression=None, max_size=2**20, open_timeout=60) for _ in range(seats)
-    ]
-    try:
-        await hello(sockets[0], "load-a")
-        await sockets[0].send(
-            encode(
-                m.CreateTable(
-                    preset="classic", private=True, bot=bot, overrides={"target_score": 10_000}
-                )
+    def act(self, index: int, turn: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if now >= self.stop_at:
+            return
+        if turn["phase"] == "exchange":
+            action: Any = {"kind": "exchange", "cards": []}
+        else:
+            action = self.rng.choice(turn["legal"])
+        self.seq[index] += 1
+        self.pending_version, self.sent, self.seen = turn["version"], now, set()
+        self.clients[index].send(
+            msgpack.packb(
+                {
+                    "type": "action",
+                    "code": self.code,
+                    "action": action,
+                    "version": turn["version"],
+                    "seq": self.seq[index],
+                }
             )
         )
-        code = None
-        while code is None:
-            message = decode_server(await sockets[0].recv())
-            if isinstance(message, m.Snapshot):
-                code = message.table.code
-            elif isinstance(message, m.ErrorMessage):
-                out["errors"] += 1
-                return
-        if not bot:
-            await hello(sockets[1], "load-b")
-            await sockets[1].send(encode(m.JoinTable(code=code)))
-        pending: dict[str, Any] = {"version": None, "sent": 0.0, "seen": set()}
-        seq = [0, 0]
+        if now >= self.start_at:
+            out = self.out
+            out["actions"] += 1
+            if out["first"] is None:
+                out["first"] = now
+            out["last"] = now
 
-        async def reader(index: int) -> None:
-            ws = sockets[index]
-            while time.monotonic() < stop_at:
-                try:
-                    raw = await asyncio.wait_for(
-                        ws.recv(), timeout=max(0.1, stop_at - time.monotonic())
-                    )
-                except TimeoutError:
-                    return
-                message = decode_server(raw)
-                if isinstance(message, m.Events):
-                    version = pending["version"]
-                    if version is not None and message.version > version:
-                        pending["seen"].add(index)
-                        if len(pending["seen"]) == seats:
-                            out["latencies"].append(time.monotonic() - pending["sent"])
-                            pending["version"] = None
-                elif isinstance(message, m.YourTurn):
-                    if rate > 0:
-                        await asyncio.sleep(rng.expovariate(rate) if out["poisson"] else 1 / rate)
-                    if time.monotonic() >= stop_at:
-                        return
-                    if message.phase == "exchange":
-                        action: Any = m.ExchangeAction(cards=())
-                    else:
-                        action = rng.choice(message.legal)
-                    seq[index] += 1
-                    pending.update(version=message.version, sent=time.monotonic(), seen=set())
-                    await ws.send(
-                        encode(
-                            m.Act(
-                                code=code,
-                                action=action,
-                                version=message.version,
-                                seq=seq[index],
-                            )
-                        )
-                    )
-                    out["actions"] += 1
-                elif isinstance(message, m.GameOver):
-                    await ws.send(encode(m.Rematch(code=code)))
-                elif isinstance(message, m.ErrorMessage):
-                    out["errors"] += 1
-                    out["error_codes"][message.code] = out["error_codes"].get(message.code, 0) + 1
-
-        await asyncio.gather(*(reader(i) for i in range(seats)))
-    finally:
-        for ws in sockets:
-            await ws.close()
+    def close(self) -> None:
+        for client in self.clients:
+            client.close()
 
 
-async def _drive(
-    url: str, tables: int, bot_tables: int, rate: float, duration: float, seed: int
-) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _new_out() -> dict[str, Any]:
+    return {
         "latencies": [],
         "actions": 0,
         "errors": 0,
         "error_codes": {},
-        "poisson": True,
+        "first": None,
+        "last": None,
     }
-    bot_out: dict[str, Any] = dict(out, latencies=[], error_codes={})
-    rng = random.Random(seed)
-    stop_at = time.monotonic() + duration
-    opening = asyncio.Semaphore(50)
 
-    async def one(target: dict[str, Any], bot: str | None, bot_rate: float) -> None:
-        async with opening:
-            await asyncio.sleep(0)
+
+async def _drive(
+    port: int,
+    tables: int,
+    bot_tables: int,
+    rate: float,
+    start_at: float,
+    stop_at: float,
+    seed: int,
+) -> dict[str, Any]:
+    out, bot_out = _new_out(), _new_out()
+    rng = random.Random(seed)
+    opening = asyncio.Semaphore(20)
+    made: list[_Table] = []
+
+    async def one(target: dict[str, Any], bot: str | None, table_rate: float) -> None:
+        table = _Table(table_rate, start_at, stop_at, random.Random(rng.random()), bot, target)
+        made.append(table)
         try:
-            await _table(url, bot_rate, stop_at, random.Random(rng.random()), bot, target)
+            async with opening:
+                await table.start("127.0.0.1", port)
         except Exception as error:  # a failed connection counts as an error
-            target["errors"] += 1
-            target["error_codes"][type(error).__name__] = (
-                target["error_codes"].get(type(error).__name__, 0) + 1
-            )
+            _count(target, type(error).__name__)
 
     await asyncio.gather(
         *(one(out, None, rate) for _ in range(tables)),
         *(one(bot_out, "normal", 0) for _ in range(bot_tables)),
     )
+    out["ready_late_s"] = max(0.0, time.monotonic() - start_at)
+    await asyncio.sleep(max(0.0, stop_at - time.monotonic()) + 0.5)
+    for table in made:
+        table.close()
     out["bot_actions"] = bot_out["actions"]
+    out["errors"] += bot_out["errors"]
+    for code, count in bot_out["error_codes"].items():
+        out["error_codes"][code] = out["error_codes"].get(code, 0) + count
     return out
 
 
-def _worker(args: tuple[str, int, int, float, float, int]) -> dict[str, Any]:
+def _worker(args: tuple[int, int, int, float, float, float, int]) -> dict[str, Any]:
     return asyncio.run(_drive(*args))
 
 
@@ -209,37 +349,60 @@ def _worker(args: tuple[str, int, int, float, float, int]) -> dict[str, Any]:
 
 
 async def _echo_pairs(
-    url: str, pairs: int, rate: float, duration: float, seed: int
+    port: int, pairs: int, rate: float, start_at: float, stop_at: float, seed: int
 ) -> dict[str, Any]:
-    from websockets.asyncio.client import connect
-
+    """Pairs of connections to the echo server; each sends in turn at the same pace and
+    counts the time until its echo is back."""
     rng = random.Random(seed)
     latencies: list[float] = []
-    stop_at = time.monotonic() + duration
+    loop = asyncio.get_running_loop()
     payload = bytes(60)
+    clients: list[RawClient] = []
+    opening = asyncio.Semaphore(20)
+
+    class Pair:
+        def __init__(self) -> None:
+            self.turn = 0
+            self.sent = 0.0
+            self.sockets: list[RawClient] = []
+
+        def on_message(self, data: bytes) -> None:
+            now = time.monotonic()
+            if self.sent >= start_at:
+                latencies.append(now - self.sent)
+            self.turn = 1 - self.turn
+            self.schedule()
+
+        def schedule(self) -> None:
+            now = time.monotonic()
+            if now >= stop_at:
+                return
+            delay = max(0.0, start_at - now) + (rng.expovariate(rate) if rate > 0 else 0.0)
+            loop.call_later(delay, self.fire)
+
+        def fire(self) -> None:
+            if time.monotonic() >= stop_at:
+                return
+            self.sent = time.monotonic()
+            self.sockets[self.turn].send(payload)
 
     async def pair() -> None:
-        sockets = [await connect(url, compression=None) for _ in range(2)]
-        try:
-            turn = 0
-            while time.monotonic() < stop_at:
-                if rate > 0:
-                    await asyncio.sleep(rng.expovariate(rate))
-                ws = sockets[turn]
-                sent = time.monotonic()
-                await ws.send(payload)
-                await ws.recv()
-                latencies.append(time.monotonic() - sent)
-                turn = 1 - turn
-        finally:
-            for ws in sockets:
-                await ws.close()
+        p = Pair()
+        async with opening:
+            for _ in range(2):
+                client = await raw_connect("127.0.0.1", port, p.on_message)
+                p.sockets.append(client)
+                clients.append(client)
+        p.schedule()
 
     await asyncio.gather(*(pair() for _ in range(pairs)))
+    await asyncio.sleep(max(0.0, stop_at - time.monotonic()) + 0.5)
+    for client in clients:
+        client.close()
     return {"latencies": latencies, "actions": len(latencies), "errors": 0}
 
 
-def _echo_worker(args: tuple[str, int, float, float, int]) -> dict[str, Any]:
+def _echo_worker(args: tuple[int, int, float, float, float, int]) -> dict[str, Any]:
     return asyncio.run(_echo_pairs(*args))
 
 
@@ -265,27 +428,40 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
             ]
         )
         try:
-            url = f"ws://127.0.0.1:{port}/"
             time.sleep(0.5)
             rss_start = rss_kib(server.pid)
-            cpu_start = cpu_seconds(server.pid)
-            started = time.monotonic()
+            setup = args.setup if args.setup else 3.0 + (args.tables + bot_tables) / 150
+            start_at = time.monotonic() + setup
+            stop_at = start_at + args.duration
+            shares = zip(
+                _spread(args.tables, args.workers), _spread(bot_tables, args.workers), strict=True
+            )
             with multiprocessing.Pool(args.workers) as pool:
-                shares = zip(
-                    _spread(args.tables, args.workers),
-                    _spread(bot_tables, args.workers),
-                    strict=True,
-                )
-                results = pool.map(
+                pending = pool.map_async(
                     _worker,
                     [
-                        (url, t, b, args.rate, args.duration, args.seed + i)
+                        (port, t, b, args.rate, start_at, stop_at, args.seed + i)
                         for i, (t, b) in enumerate(shares)
                     ],
                 )
-            elapsed = time.monotonic() - started
-            cpu = cpu_seconds(server.pid) - cpu_start
-            rss_end = rss_kib(server.pid)
+                time.sleep(max(0.0, start_at - time.monotonic()))
+                cpu_start = cpu_seconds(server.pid)
+                spy = None
+                if args.py_spy:
+                    spy = subprocess.Popen(
+                        [
+                            *("py-spy", "record", "-p", str(server.pid), "-o", args.py_spy),
+                            *("-f", "raw", "-r", "200", "-d", str(int(args.duration))),
+                        ],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                time.sleep(max(0.0, stop_at - time.monotonic()))
+                cpu = cpu_seconds(server.pid) - cpu_start
+                rss_end = rss_kib(server.pid)
+                results = pending.get(timeout=args.duration + setup + 300)
+            if spy is not None:
+                spy.wait(timeout=60)
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -300,7 +476,13 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
         "bot_actions": sum(r["bot_actions"] for r in results),
         "errors": sum(r["errors"] for r in results),
         "error_codes": codes,
-        "elapsed": elapsed,
+        "elapsed": args.duration,
+        "ready_late_s": round(max(r["ready_late_s"] for r in results), 2),
+        "window": max(
+            1e-9,
+            max((r["last"] for r in results if r["last"] is not None), default=0.0)
+            - min((r["first"] for r in results if r["first"] is not None), default=0.0),
+        ),
         "cpu_seconds": cpu,
         "rss_start_kib": rss_start,
         "rss_end_kib": rss_end,
@@ -310,12 +492,13 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
 def run_echo(args: argparse.Namespace) -> dict[str, Any]:
     server, port = start_process([sys.executable, "-c", ECHO_SERVER])
     try:
-        url = f"ws://127.0.0.1:{port}/"
+        start_at = time.monotonic() + (args.setup if args.setup else 3.0 + args.tables / 150)
+        stop_at = start_at + args.duration
         with multiprocessing.Pool(args.workers) as pool:
             results = pool.map(
                 _echo_worker,
                 [
-                    (url, n, args.rate, args.duration, args.seed + i)
+                    (port, n, args.rate, start_at, stop_at, args.seed + i)
                     for i, n in enumerate(_spread(args.tables, args.workers))
                 ],
             )
@@ -326,22 +509,23 @@ def run_echo(args: argparse.Namespace) -> dict[str, Any]:
     return {"latencies": latencies, "actions": len(latencies)}
 
 
-async def _idle(url: str, count: int, hold: float) -> int:
-    from websockets.asyncio.client import connect
-
-    from protocol import messages as m
-    from protocol.codec import encode
-
-    sockets = []
+async def _idle(port: int, count: int, ready: Any, done: Any) -> None:
+    clients = []
+    welcomed = asyncio.Semaphore(0)
     for index in range(count):
-        ws = await connect(url, compression=None)
-        await ws.send(encode(m.Hello(protocol_version=1, name=f"idle{index}")))
-        await ws.recv()
-        sockets.append(ws)
-    await asyncio.sleep(hold)
-    for ws in sockets:
-        await ws.close()
-    return len(sockets)
+        client = await raw_connect("127.0.0.1", port, lambda data: welcomed.release())
+        client.send(msgpack.packb({"type": "hello", "protocol_version": 1, "name": f"i{index}"}))
+        clients.append(client)
+    for _ in range(count):
+        await welcomed.acquire()
+    ready.set()
+    await asyncio.to_thread(done.wait, 120)
+    for client in clients:
+        client.close()
+
+
+def _idle_process(port: int, count: int, ready: Any, done: Any) -> None:
+    asyncio.run(_idle(port, count, ready, done))
 
 
 def idle_memory(args: argparse.Namespace) -> float:
@@ -362,17 +546,20 @@ def idle_memory(args: argparse.Namespace) -> float:
         try:
             time.sleep(0.5)
             before = rss_kib(server.pid)
-            url = f"ws://127.0.0.1:{port}/"
-            count = args.idle
-            process = multiprocessing.Process(target=lambda: asyncio.run(_idle(url, count, 6.0)))
+            ready, done = multiprocessing.Event(), multiprocessing.Event()
+            process = multiprocessing.Process(
+                target=_idle_process, args=(port, args.idle, ready, done)
+            )
             process.start()
-            time.sleep(5.0)
+            ready.wait(120)
+            time.sleep(1.0)
             during = rss_kib(server.pid)
-            process.join()
+            done.set()
+            process.join(60)
         finally:
             server.terminate()
             server.wait(timeout=30)
-    return (during - before) / max(1, args.idle)
+    return float(during - before) / max(1, args.idle)
 
 
 def summary(latencies: list[float]) -> dict[str, float]:
@@ -404,6 +591,12 @@ def main() -> None:
     parser.add_argument("--no-echo", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--setup", type=float, default=0.0, help="seconds to connect before measuring (0: auto)"
+    )
+    parser.add_argument(
+        "--py-spy", default="", help="record the server with py-spy (raw stacks) into this file"
+    )
+    parser.add_argument(
         "--server-args",
         default="--max-connections 10000 --max-tables 10000 --bot-delay 0",
         help="extra flags for python3 -m server",
@@ -418,10 +611,11 @@ def main() -> None:
         "duration_s": args.duration,
         "ours": summary(ours["latencies"]),
         "actions": ours["actions"],
-        "actions_per_s": round(ours["actions"] / ours["elapsed"], 1),
+        "actions_per_s": round((ours["actions"] + ours["bot_actions"]) / ours["window"], 1),
         "bot_actions": ours["bot_actions"],
         "errors": ours["errors"],
         "error_codes": ours["error_codes"],
+        "ready_late_s": ours["ready_late_s"],
         "server_cpu_percent": round(100 * ours["cpu_seconds"] / ours["elapsed"], 1),
         "server_rss_kib_per_connection": round(
             (ours["rss_end_kib"] - ours["rss_start_kib"])

@@ -52,6 +52,7 @@ from pydantic import BaseModel
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from engine import (
     Action,
@@ -107,16 +108,38 @@ class _Bucket:
 
 
 class Conn:
-    """One websocket connection, welcomed (``player`` set) or not yet."""
+    """One websocket connection, welcomed (``player`` set) or not yet.
+
+    ``send`` encodes a message and keeps it until the hub's next flush (at most one turn
+    of the event loop later), which first commits the store and then writes every
+    connection's frames with one socket write each: nothing leaves before it is stored,
+    and a burst of messages for one connection costs one system call.
+    """
 
     _next_id = 0
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
+    __slots__ = (
+        "chat_rate",
+        "close_task",
+        "closed",
+        "config",
+        "hub",
+        "id",
+        "pending",
+        "player",
+        "rate",
+        "strikes",
+        "watching",
+        "ws",
+    )
+
+    def __init__(self, ws: ServerConnection, config: ServerConfig, hub: Hub | None = None) -> None:
         Conn._next_id += 1
         self.id = Conn._next_id
         self.ws = ws
         self.config = config
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.hub = hub
+        self.pending: list[bytes] = []
         self.player: Player | None = None
         self.watching: set[str] = set()
         self.rate = _Bucket(config.rate_messages_per_second, config.rate_burst)
@@ -127,30 +150,54 @@ class Conn:
 
     def send(self, message: BaseModel) -> None:
         """Queue ``message`` for this connection (dropped once it is closing)."""
+        if not self.closed:
+            self.send_bytes(encode(message))
+
+    def send_bytes(self, data: bytes) -> None:
+        """Queue an encoded message (shared by every viewer who gets the same bytes)."""
         if self.closed:
             return
-        if self.queue.qsize() >= self.config.send_queue_limit:
+        if len(self.pending) >= self.config.send_queue_limit or (
+            self.ws.transport is not None
+            and self.ws.transport.get_write_buffer_size() > self.config.send_buffer_bytes
+        ):
             self.close_soon(1008, "too many unread messages")
             return
-        self.queue.put_nowait(encode(message))
+        if not self.pending:
+            if self.hub is None:
+                asyncio.get_running_loop().call_soon(self.flush)
+            else:
+                self.hub.dirty(self)
+        self.pending.append(data)
+
+    def flush(self) -> None:
+        """Write the queued frames (the store has them already): one socket write."""
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
+        ws = self.ws
+        protocol = ws.protocol
+        if protocol.state is not State.OPEN:
+            return
+        try:
+            for data in pending:
+                protocol.send_binary(data)
+            chunks = [chunk for chunk in protocol.data_to_send() if chunk]
+            ws.transport.writelines(chunks)
+        except Exception:  # the connection broke under us: its reader ends it
+            log.debug("connection %d: write failed", self.id, exc_info=True)
 
     def close_soon(self, code: int, reason: str) -> None:
         if self.closed:
             return
+        if self.hub is not None:
+            self.hub.flush()  # what was said before the close goes first (stored first)
+        else:
+            self.flush()
         self.closed = True
-        self.queue.put_nowait(None)
+        self.pending = []
         log.info("connection %d: closing (%d %s)", self.id, code, reason)
         self.close_task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
-
-    async def writer(self) -> None:
-        try:
-            while True:
-                data = await self.queue.get()
-                if data is None:
-                    return
-                await self.ws.send(data)
-        except ConnectionClosed:
-            return
 
 
 def _error(
@@ -164,7 +211,7 @@ class Hub:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(config.database)
+        self.store = Store(config.database, autocommit=False, on_begin=self._schedule_flush)
         self.bots = BotRunner(config.bot_workers, config.bot_iterations)
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}
@@ -172,6 +219,46 @@ class Hub:
         self.tasks: set[asyncio.Task[None]] = set()
         self.started = time.monotonic()
         self.closing = False
+        self._dirty: list[Conn] = []
+        self._flush_handle: asyncio.Handle | None = None
+
+    # ---- sending --------------------------------------------------------------------
+
+    def dirty(self, conn: Conn) -> None:
+        """``conn`` has messages to send: flush at the next turn of the loop."""
+        self._dirty.append(conn)
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
+        if self._flush_handle is None:
+            self._flush_handle = asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Commit the store, then write what every connection has queued.
+
+        Every message queued so far was made after its action was applied and written to
+        the store's open transaction; committing before any write keeps "stored before any
+        seat hears of it" while one commit serves every action of this turn of the loop.
+        If the commit fails nobody has heard anything: the tables are rebuilt from what the
+        store has and the connections that were about to hear are closed (they resume).
+        """
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        dirty, self._dirty = self._dirty, []
+        try:
+            self.store.commit()
+        except Exception:
+            log.exception("store commit failed; rebuilding the tables from the store")
+            self.store.rollback()
+            for table in list(self.tables.values()):
+                self._replay(table)
+            for conn in dirty:
+                conn.pending = []
+                conn.close_soon(1011, "server error; please reconnect")
+            return
+        for conn in dirty:
+            conn.flush()
 
     # ---- utilities ------------------------------------------------------------------
 
@@ -304,7 +391,7 @@ class Hub:
     # ---- connections ----------------------------------------------------------------
 
     async def handler(self, ws: ServerConnection) -> None:
-        conn = Conn(ws, self.config)
+        conn = Conn(ws, self.config, self)
         if len(self.conns) >= self.config.max_connections or self.closing:
             with contextlib.suppress(ConnectionClosed):
                 await ws.send(
@@ -313,7 +400,6 @@ class Hub:
                 await ws.close(1013, "server full")
             return
         self.conns.add(conn)
-        writer = asyncio.get_running_loop().create_task(conn.writer())
         log.info("connection %d: opened from %s", conn.id, _peer(ws))
         try:
             await self._read(conn)
@@ -321,12 +407,9 @@ class Hub:
             pass
         finally:
             self.conns.discard(conn)
-            if not conn.closed:
-                conn.closed = True
-                conn.queue.put_nowait(None)
+            conn.closed = True
+            conn.pending = []
             self._disconnected(conn)
-            with contextlib.suppress(ConnectionClosed, asyncio.CancelledError, TimeoutError):
-                await asyncio.wait_for(writer, 1.0)
             if conn.close_task is not None:  # our close code, not the default 1000
                 with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
                     await conn.close_task
@@ -966,6 +1049,7 @@ class Hub:
 
     def close(self) -> None:
         self.closing = True
+        self.flush()
         for task in list(self.tasks):
             task.cancel()
         self.bots.close()

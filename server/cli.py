@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -131,6 +132,11 @@ async def _serve(config: ServerConfig) -> None:
     from server.app import start_server
 
     running = await start_server(config)
+    # the long-lived objects (modules, loaded tables) leave the collector's view, and full
+    # collections get rarer: with thousands of connections a full pass stalls the loop
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 50)
     print(f"spades server listening on {running.url}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -43,6 +43,8 @@ class ServerConfig:
     - ``ping_interval``/``ping_timeout``/``close_timeout``: keep-alive; a dead connection
       is noticed and dropped within their sum (15 s by default).
     - ``send_queue_limit``: messages queued for a slow reader before it is disconnected.
+    - ``send_buffer_bytes``: bytes waiting in the socket for a slow reader before it is
+      disconnected.
     """
 
     host: str = "127.0.0.1"
@@ -68,6 +70,7 @@ class ServerConfig:
     ping_timeout: float = 8.0
     close_timeout: float = 2.0
     send_queue_limit: int = 2000
+    send_buffer_bytes: int = 4 * 1024 * 1024
 
     @property
     def database(self) -> str:

@@ -1,8 +1,10 @@
 """The SQLite store: players, tables, every accepted action, and finished game records.
 
 One file in WAL mode (``synchronous=NORMAL``: every commit survives the server process
-being killed). Each write is one small transaction, committed before the caller tells any
-seat about it. Tokens are never stored, only their SHA-256::
+being killed). With ``autocommit`` (the default) each write is its own transaction; the
+server opens it with ``autocommit=False`` instead: writes gather in one open transaction
+(``on_begin`` is called when it opens) and the server calls :meth:`Store.commit` before it
+sends anything about them. Tokens are never stored, only their SHA-256::
 
     store = Store(":memory:")
     store.append_action("K7QX2M9A", game_no=1, index=1, seat=None, action="deal ...", seq=None)
@@ -11,9 +13,12 @@ seat about it. Tokens are never stored, only their SHA-256::
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,7 +88,12 @@ class ActionRow:
 class Store:
     """All persistent state. Not thread-safe: use it from the event loop's thread."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(
+        self,
+        path: str,
+        autocommit: bool = True,
+        on_begin: Callable[[], None] | None = None,
+    ) -> None:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = path
@@ -92,19 +102,66 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        self.autocommit = autocommit
+        self.on_begin = on_begin
+        self._open = False
+        self._checkpointer: threading.Thread | None = None
+        self._stop = threading.Event()
+        if not autocommit and path != ":memory:":
+            # checkpoints (which copy the WAL into the database and fsync it) would stall
+            # the event loop inside a commit now and then: a thread does them instead
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop, name="spades-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA busy_timeout=100")
+            while not self._stop.wait(1.0):
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
+
+    def commit(self) -> None:
+        """Commit the writes made since the last commit (``autocommit=False``)."""
+        if self._open:
+            self._db.execute("COMMIT")
+            self._open = False
+
+    def rollback(self) -> None:
+        """Forget the writes made since the last commit."""
+        if self._open:
+            self._open = False
+            self._db.execute("ROLLBACK")
 
     def close(self) -> None:
-        """Checkpoint the WAL and close the file."""
+        """Commit, checkpoint the WAL and close the file."""
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(5)
         try:
+            self.commit()
             if self.path != ":memory:":
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             self._db.close()
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> None:
-        with self._db:
+        if self.autocommit:
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.execute(sql, params)
+            return
+        if not self._open:
             self._db.execute("BEGIN")
-            self._db.execute(sql, params)
+            self._open = True
+            if self.on_begin is not None:
+                self.on_begin()
+        self._db.execute(sql, params)  # a failed statement leaves the transaction as it was
 
     # ---- players ----------------------------------------------------------------------
 
