@@ -5,16 +5,20 @@
     runner.close()
 
 The executor is created on the first decision, so a server without bots starts no
-process. Workers get only the seat's picklable :class:`engine.PlayerView` (what that seat
-may know), the level and a seed, and build the bot themselves.
+process. Workers run at a lower priority (nice 10), so that thinking bots take only the
+CPU the event loop leaves. Workers get only the seat's picklable
+:class:`engine.PlayerView` (what that seat may know), the level and a seed, and build
+the bot themselves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
+import os
 
 from engine import Action, PlayerView
 from engine.bot import Bot
@@ -27,6 +31,12 @@ log = logging.getLogger("server")
 def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> Action:
     """Run in a worker: the bot's action for ``view``."""
     return Bot(level, seed=seed, iterations=iterations).choose(view)
+
+
+def _lower_priority() -> None:
+    """Run in each worker as it starts: bot thinking yields the CPU to the event loop."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
 
 
 def _ready() -> bool:
@@ -47,7 +57,9 @@ class BotRunner:
         if self._executor is None:
             if self.workers > 0:
                 self._executor = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
                 )
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
