@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import random
@@ -215,6 +216,7 @@ class Hub:
         self.bots = BotRunner(config.bot_workers, config.bot_iterations)
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}
+        self.seated: dict[str, set[str]] = {}  # player id -> codes of tables they sat at
         self.conns: set[Conn] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.started = time.monotonic()
@@ -308,6 +310,24 @@ class Hub:
     def _snapshot(self, table: Table, seat: int | None, req_id: int | None) -> m.Snapshot:
         return table.snapshot(seat, self.players, self.now, req_id)
 
+    def _tables_of(self, player_id: str) -> list[Table]:
+        """The tables where ``player_id`` sits (an index, not a scan of every table)."""
+        codes = self.seated.get(player_id)
+        if not codes:
+            return []
+        out = []
+        for code in list(codes):
+            table = self.tables.get(code)
+            if table is None or table.seat_of(player_id) is None:
+                codes.discard(code)  # seats are only ever added to the index: prune here
+            else:
+                out.append(table)
+        return out
+
+    def _sit(self, table: Table, index: int, player: Player) -> None:
+        table.seats[index] = Seat(kind="human", player_id=player.id, name=player.name)
+        self.seated.setdefault(player.id, set()).add(table.code)
+
     def _table(self, code: str) -> Table:
         table = self.tables.get(code.upper())
         if table is None:
@@ -332,6 +352,7 @@ class Hub:
                     self.players.setdefault(
                         seat.player_id, Player(seat.player_id, seat.name or "?")
                     )
+                    self.seated.setdefault(seat.player_id, set()).add(row.code)
             self.tables[table.code] = table
             log.info(
                 "table %s: loaded (%s, game %d, version %d)",
@@ -476,7 +497,7 @@ class Hub:
         player.conn = None
         if self.closing:
             return
-        for table in list(self.tables.values()):
+        for table in self._tables_of(player.id):
             index = table.seat_of(player.id)
             if index is not None:
                 self._start_hold(table, index)
@@ -541,7 +562,7 @@ class Hub:
             old.close_soon(4000, "resumed on another connection")
         player.conn = conn
         conn.player = player
-        seated = [t for t in self.tables.values() if t.seat_of(player.id) is not None]
+        seated = self._tables_of(player.id)
         conn.send(
             m.Welcome(
                 protocol_version=m.PROTOCOL_VERSION,
@@ -579,18 +600,17 @@ class Hub:
 
     def _list_tables(self, conn: Conn, player: Player, message: m.ListTables) -> None:
         now = self.now
-        tables = tuple(
-            table.summary(self.players, now)
-            for table in self.tables.values()
-            if not table.private and table.status != "closed"
+        shown = itertools.islice(
+            (t for t in self.tables.values() if not t.private and t.status != "closed"), 200
         )
-        conn.send(m.TableList(tables=tables[:200], id=message.id))
+        tables = tuple(table.summary(self.players, now) for table in shown)
+        conn.send(m.TableList(tables=tables, id=message.id))
 
     def _create_table(self, conn: Conn, player: Player, message: m.CreateTable) -> None:
-        open_tables = [t for t in self.tables.values() if t.status != "finished"]
-        if len(open_tables) >= self.config.max_tables:
+        open_tables = sum(1 for t in self.tables.values() if t.status != "finished")
+        if open_tables >= self.config.max_tables:
             raise RequestError("server_full", "the server has as many tables as it can hold")
-        mine = [t for t in open_tables if t.seat_of(player.id) is not None]
+        mine = [t for t in self._tables_of(player.id) if t.status != "finished"]
         if len(mine) >= self.config.max_tables_per_player:
             raise RequestError("server_full", "you sit at as many tables as one player may")
         try:
@@ -611,7 +631,7 @@ class Hub:
             turn_seconds=message.turn_seconds,
         )
         index = message.seat if message.seat is not None else 0
-        table.seats[index] = Seat(kind="human", player_id=player.id, name=player.name)
+        self._sit(table, index, player)
         if message.bot is not None:
             self.bots.warm()
             table.seats[1 - index] = Seat(
@@ -644,7 +664,7 @@ class Hub:
             if not empty:
                 raise RequestError("table_full", "both seats are taken")
             index = empty[0]
-        table.seats[index] = Seat(kind="human", player_id=player.id, name=player.name)
+        self._sit(table, index, player)
         table.spectators.discard(conn)
         conn.watching.discard(table.code)
         if table.status == "finished":
@@ -736,9 +756,9 @@ class Hub:
             raise RequestError("bad_message", "chat text is empty")
         if not conn.chat_rate.take():
             raise RequestError("rate_limited", "too much chat; slow down")
-        out = m.ChatMessage(table=table.code, seat=index, name=player.name, text=text)
+        out = encode(m.ChatMessage(table=table.code, seat=index, name=player.name, text=text))
         for _, other in self._audience(table):
-            other.send(out)
+            other.send_bytes(out)
 
     def _leave(self, conn: Conn, player: Player, message: m.Leave) -> None:
         table = self._table(message.code)
@@ -847,15 +867,21 @@ class Hub:
         if isinstance(action, Deal):
             log.info("table %s: hand %d dealt", table.code, state.hand_number)
         audience = self._audience(table)
+        encoded: dict[int | None, bytes] = {}  # once per viewer kind: seat 0, 1, spectators
         for viewer, other in audience:
-            events = convert.event_messages(outcome.for_viewer(viewer))
-            other.send(m.Events(table=table.code, version=outcome.version, events=events))
+            data = encoded.get(viewer)
+            if data is None:
+                events = convert.event_messages(outcome.for_viewer(viewer))
+                data = encoded[viewer] = encode(
+                    m.Events(table=table.code, version=outcome.version, events=events)
+                )
+            other.send_bytes(data)
         for event in outcome.for_viewer(None):
             if isinstance(event, HandScored):
-                result = convert.hand_result_message(event.result, table.code)
+                result = encode(convert.hand_result_message(event.result, table.code))
                 log.info("table %s: hand %d scored", table.code, event.result.hand_number)
                 for _, other in audience:
-                    other.send(result)
+                    other.send_bytes(result)
 
     def _accept(
         self,
@@ -994,8 +1020,9 @@ class Hub:
             scores=(lines[0], lines[1]),
             record_id=record_id,
         )
+        data = encode(over)
         for _, conn in self._audience(table):
-            conn.send(over)
+            conn.send_bytes(data)
         self._send_update(table)
 
     def _stop_tasks(self, table: Table, holds: bool = True) -> None:
