@@ -1,17 +1,28 @@
 """Load benchmark: the server under many tables, side by side with a bare echo server.
 
     python3 bench/load.py --tables 1000 --rate 1 --duration 30      # paced
-    python3 bench/load.py --tables 100 --rate 0 --duration 20       # saturation
-    python3 bench/load.py --tables 50 --bot-tables 100 --duration 20
+    python3 bench/load.py --tables 200 --rate 0 --duration 10 --workers 2 --no-echo --idle 0
+    python3 bench/load.py --tables 200 --bot-tables 100 --no-echo --idle 0
 
 Starts ``python3 -m server`` as its own process on loopback (a throw-away SQLite file in
 a temporary folder) and drives it from ``--workers`` other processes: each table is two
 protocol clients playing random legal actions, at ``--rate`` actions per second per table
-(``0``: as fast as they can). Latency is the time from sending an action to both seats
-having received the resulting ``events``. Then the same number of connections and the
-same rate go to a bare ``websockets`` echo server, and the ratios are printed.
-Every loop is bounded by ``--duration``; all traffic stays on 127.0.0.1.
-Prints one JSON object on its last line.
+(Poisson; ``0``: as fast as they can). ``--bot-tables`` adds tables of one client and the
+server's normal bot (thinking in the server's worker processes, no bot delay). The clients
+are a minimal websocket implementation over plain asyncio protocols that decode with bare
+msgpack, so that the load generator, which shares this machine's cores with the server,
+costs as little as possible. All tables connect first (``--setup`` seconds, automatic by
+default); only then does the measured window of ``--duration`` seconds start.
+
+Latency is the time from sending an action to both seats having received the resulting
+``events`` (for a bot table: its one client). Then the same number of connection pairs at
+the same rate go to a bare ``websockets`` echo server with the same client, and the ratios
+of our p50/p99 to the echo's are printed. ``--idle`` connections that only said hello give
+the resident memory per idle connection. ``--py-spy FILE`` records the server's stacks.
+Every loop is bounded by ``--duration``; all traffic stays on 127.0.0.1. Prints one JSON
+object on its last line: ``ours``/``echo`` latencies in ms, ``actions_per_s`` in the
+window, ``errors`` (with ``error_codes``), ``server_cpu_percent`` (of one core) and
+``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``.
 """
 
 from __future__ import annotations
