@@ -6,10 +6,14 @@
 
 How it works, in one place:
 
-- Each connection gets a :class:`Conn` with an outgoing queue drained by its own writer
-  task, so handling a request never waits on a slow reader. Requests are handled one at a
-  time and synchronously: engine ``apply``, store write (committed), then the messages
-  are queued. Nothing another coroutine does can interleave with that.
+- Each connection gets a :class:`Conn`. Requests are handled one at a time and
+  synchronously: engine ``apply``, store write (into the store's open transaction), then
+  the messages are encoded (once per kind of viewer) and queued on their connections.
+  Nothing another coroutine does can interleave with that. At the next turn of the loop
+  :meth:`Hub.flush` commits the store and only then writes each connection's queue with
+  one socket write (no waiting on a slow reader: one that lets too much pile up is
+  disconnected). One commit so serves every action of a turn of the loop, and no seat
+  hears of an action before it is stored.
 - Every message a seat gets is built from that seat's own view (``Outcome.for_viewer``,
   ``GameState.view_for``); spectators get the ``None`` viewer's. Errors only repeat the
   engine's message, which only ever talks about the sender's own cards.
