@@ -238,7 +238,7 @@ def _reconnect(table: Table, name: str) -> None:
 
 
 @settings(
-    max_examples=400,
+    max_examples=1000,
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

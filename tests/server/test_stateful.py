@@ -278,7 +278,7 @@ class ServerGames(RuleBasedStateMachine):
 
 TestServerGames = ServerGames.TestCase
 TestServerGames.settings = settings(
-    max_examples=100,
+    max_examples=150,
     stateful_step_count=40,
     derandomize=True,
     deadline=None,
