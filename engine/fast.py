@@ -266,27 +266,24 @@ def greedy_playout(
 
 
 def _representatives(cards: int, other: int, trick_card: int) -> list[int]:
-    """One card per run of equivalent cards of ``cards``, high first.
+    """One card per run of equivalent cards of ``cards``, high first within each suit.
 
     Two cards of one suit are equivalent when no card of ``other`` (nor the trick card)
     lies between them; cards already played do not separate them.
     """
     result: list[int] = []
-    separators = other
-    if trick_card >= 0:
-        separators |= 1 << trick_card
-    for suit_mask in (_SPADES, _HEARTS, _DIAMONDS, _CLUBS):
-        part = cards & suit_mask
-        if not part:
-            continue
-        seps = separators & suit_mask
-        while part:
-            top = part.bit_length() - 1
-            result.append(top)
-            below = seps & ((1 << top) - 1)
-            if not below:
-                break
-            part &= (1 << (below.bit_length() - 1)) - 1
+    separators = other if trick_card < 0 else other | 1 << trick_card
+    while cards:
+        top = cards.bit_length() - 1
+        result.append(top)
+        below = separators & ((1 << top) - 1) & _SUITS[top // 13]
+        if below:
+            # skip the run: keep the cards below the highest separator under ``top``,
+            # and the cards of lower suits
+            cut = below.bit_length() - 1
+            cards &= (1 << cut) - 1
+        else:
+            cards &= (1 << (top - top % 13)) - 1
     return result
 
 

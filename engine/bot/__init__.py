@@ -41,17 +41,27 @@ __all__ = ["LEVELS", "LEVEL_CONFIGS", "Bot"]
 LEVELS: Final = ("easy", "normal", "hard")
 
 LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
-    "normal": SearchConfig(samples=300, solve_tricks=0, bid_samples=400),
-    "hard": SearchConfig(samples=600, solve_tricks=5, bid_samples=800),
+    "normal": SearchConfig(
+        playouts=12000, endgame_tricks=0, endgame_solves=0, bid_samples=2000, max_samples=1500
+    ),
+    "hard": SearchConfig(
+        playouts=5000,
+        endgame_tricks=6,
+        endgame_solves=1500,
+        bid_samples=4000,
+        rollout_exact=4,
+        max_samples=1500,
+    ),
 }
-"""Search effort per level; ``iterations`` overrides ``samples`` (bids scale with it)."""
+"""Search effort per level; ``iterations`` overrides ``playouts`` (the rest scale with it)."""
 
 
 class Bot:
     """A player for one seat. ``level`` is one of :data:`LEVELS`.
 
     ``seed`` (or ``rng``) makes decisions reproducible; ``iterations`` overrides the
-    level's search effort (samples per decision). Raises
+    level's search effort (playouts per card decision; exact solves and bid samples
+    scale with it). Raises
     :class:`~engine.errors.EngineError` for an unknown level.
     """
 
@@ -72,15 +82,7 @@ class Bot:
         self.config: SearchConfig | None = None
         if level in LEVEL_CONFIGS:
             base = LEVEL_CONFIGS[level]
-            if iterations is None:
-                self.config = base
-            else:
-                scale = iterations / base.samples
-                self.config = SearchConfig(
-                    samples=iterations,
-                    solve_tricks=base.solve_tricks,
-                    bid_samples=max(1, round(base.bid_samples * scale)),
-                )
+            self.config = base if iterations is None else base.scaled(iterations)
 
     def choose(self, view: PlayerView) -> Action:
         """The action to take now; raises :class:`~engine.errors.EngineError` if none."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from engine.cards import ALL_CARDS_MASK, SPADES, SUIT_MASKS
+from engine.cards import SPADES, SUIT_MASKS
 
 __all__ = [
     "NIL_SAMPLE_WEIGHT",
@@ -35,6 +35,8 @@ __all__ = [
     "estimate_tricks",
     "nil_chance",
     "plan_value",
+    "quick_nil",
+    "quick_tricks",
 ]
 
 _SPADE_MASK = SUIT_MASKS[SPADES]
@@ -43,6 +45,9 @@ _RUFF_FACTOR = 0.75
 _RUFF_SHARE = 0.35
 _FUTURE_TRICKS_PER_CARD = 0.5
 _FUTURE_NIL_SURVIVAL = 0.93
+# bids against quick_tricks, fitted over easy-against-easy hands
+_QUICK_SLOPE = 1.16
+_QUICK_OFFSET = -3.9
 
 
 # P(a card the seat has not seen is in the opponent's hand) at bidding time, by rank, for
@@ -268,19 +273,75 @@ def draft_keep(
     return keep_value >= total / count
 
 
+_GENERIC_F = 333  # an unknown card is in the other hand with chance 1/3 (39 unknown, 13 held)
+
+
+@lru_cache(maxsize=16384)
+def _suit_tricks(pattern: int, trumps: bool) -> float:
+    """Tricks of one suit holding (a 13-bit rank pattern), judged with no other knowledge."""
+    length = pattern.bit_count()
+    total = 0.0
+    index = 0
+    for rank in range(12, -1, -1):
+        if not pattern >> rank & 1:
+            continue
+        higher = (12 - rank) - (pattern >> (rank + 1)).bit_count()
+        chance = _at_most(higher, length - index - 1, _GENERIC_F)
+        if not trumps:
+            void_first = _at_most(13 - length, index, _GENERIC_F)
+            chance *= 1.0 - _RUFF_FACTOR * void_first
+        total += chance
+        index += 1
+    return total
+
+
+@lru_cache(maxsize=16384)
+def _suit_nil(pattern: int) -> float:
+    """Chance one suit holding survives a nil, judged with no other knowledge."""
+    chance = 1.0
+    position = 0
+    for rank in range(13):
+        if pattern >> rank & 1:
+            lower = rank - (pattern & ((1 << rank) - 1)).bit_count()
+            chance *= _at_most(lower, position, _GENERIC_F)
+            position += 1
+    return chance
+
+
+def quick_tricks(hand: int) -> float:
+    """A fast trick count of a 13-card hand with no knowledge of other cards."""
+    total = 0.0
+    short = 0
+    for suit in range(3):
+        pattern = hand >> (13 * suit) & 0x1FFF
+        total += _suit_tricks(pattern, False)
+        short += max(0, 2 - pattern.bit_count())
+    spades = hand >> 39 & 0x1FFF
+    spade_tricks = _suit_tricks(spades, True)
+    spare = spades.bit_count() - spade_tricks
+    return total + spade_tricks + min(max(0.0, spare), 0.5 * short)
+
+
+def quick_nil(hand: int) -> float:
+    """A fast nil chance of a 13-card hand with no knowledge of other cards."""
+    chance = 1.0
+    for suit in range(4):
+        chance *= _suit_nil(hand >> (13 * suit) & 0x1FFF)
+    return chance
+
+
 def bid_likelihood(hand: int, bid: int | None, blind: bool) -> float:
     """How likely (0..1, unnormalised) a seat holding ``hand`` at bidding time bid ``bid``.
 
-    Judged from the seat's side with no knowledge of the pile (``f`` about one third).
+    Judged from the seat's side with no knowledge of the pile (fast, table-driven).
     """
-    unknown = ALL_CARDS_MASK & ~hand
     if blind:
-        return 0.25 + 0.75 * min(1.0, nil_chance(hand, unknown, 13) / 0.3)
+        return 0.25 + 0.75 * min(1.0, quick_nil(hand) / 0.1)
     if not bid:
-        return min(1.0, 0.05 + nil_chance(hand, unknown, 13) / 0.25)
-    expected = estimate_tricks(hand, unknown, 13)
+        return min(1.0, 0.02 + quick_nil(hand) / 0.1)
+    expected = _QUICK_SLOPE * quick_tricks(hand) + _QUICK_OFFSET
     gap = bid - expected
-    return math.exp(-gap * gap / (2.0 * 1.6 * 1.6))
+    return math.exp(-gap * gap / (2.0 * 1.3 * 1.3))
 
 
 def best_exchange(hand: int, pile_known: int, unseen: int, pile_size: int, limit: int) -> int:

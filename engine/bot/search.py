@@ -30,15 +30,42 @@ from engine.game import PlayerView, legal_play_mask, trick_winner
 __all__ = ["SearchConfig", "search_bid", "search_play"]
 
 _LATE_SET_DISCOUNT = 0.3
+_MIN_SAMPLES = 8
 
 
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
-    """Effort of one level: determinisations per decision and the exact endgame depth."""
+    """Effort of one level, in counts (no clock), so that a decision is reproducible.
 
-    samples: int
-    solve_tricks: int
+    - ``playouts``: playouts per card decision, shared among the distinct legal cards
+      (so a decision costs about the same however many cards are legal).
+    - ``endgame_tricks``: with at most this many tricks left, every sampled deal is
+      solved exactly instead of played out (``0``: never).
+    - ``endgame_solves``: exact solves per card decision, shared among the cards.
+    - ``bid_samples``: sampled deals for the bid.
+    - ``rollout_exact``: a playout stops with this many tricks left and solves them
+      exactly (``0``: plays to the end).
+    - ``max_samples``: at most this many sampled deals per decision (more do not help).
+    """
+
+    playouts: int
+    endgame_tricks: int
+    endgame_solves: int
     bid_samples: int
+    rollout_exact: int = 0
+    max_samples: int = 1500
+
+    def scaled(self, playouts: int) -> SearchConfig:
+        """The same level with ``playouts`` playouts and the rest scaled alike."""
+        factor = playouts / self.playouts
+        return SearchConfig(
+            playouts=playouts,
+            endgame_tricks=self.endgame_tricks,
+            endgame_solves=max(1, round(self.endgame_solves * factor)),
+            bid_samples=max(1, round(self.bid_samples * factor)),
+            rollout_exact=self.rollout_exact,
+            max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
+        )
 
 
 def _opponent_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
@@ -109,19 +136,28 @@ def search_play(
     broken = view.spades_broken
     weight = _opponent_weight(view, know)
     left = hand.bit_count()  # tricks left including the current one
-    solve_at = config.solve_tricks
+    exact = left <= config.endgame_tricks
+    budget = config.endgame_solves if exact else config.playouts
+    samples = min(config.max_samples, max(_MIN_SAMPLES, budget // len(moves)))
+    stop = config.rollout_exact
     # A live nil of the opponent: rollouts (which see every card) set it too easily later,
     # so a set that only happens later counts at a discount against one made now.
     opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
     totals = [0.0] * len(moves)
-    for _ in range(max(1, config.samples)):
+    for _ in range(samples):
         other = sample_hand(know, rng, weight, tries=6)
         for index, move in enumerate(moves):
             mine = hand & ~(1 << move)
+            if exact:
+                if trick_card < 0:
+                    value = solve(mine, other, 0, move, broken, won0, util)
+                else:
+                    winner = trick_winner(1, trick_card, move)
+                    now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
+                    value = solve(mine, other, winner, -1, now_broken, won0 + (winner == 0), util)
+                totals[index] += value
+                continue
             if trick_card < 0:
-                if left <= solve_at:
-                    totals[index] += solve(mine, other, 0, move, broken, won0, util)
-                    continue
                 mode = modes[won0 * 14 + won1]
                 reply = greedy_card(other, mine, move, broken, bool(mode & 2), bool(mode & 1))
                 theirs = other & ~(1 << reply)
@@ -131,35 +167,29 @@ def search_play(
                 theirs = other
                 winner = trick_winner(1, trick_card, move)
                 now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
-            w0 = won0 + (winner == 0)
-            w1 = won1 + (winner == 1)
-            if left - 1 <= solve_at:
-                value = solve(mine, theirs, winner, -1, now_broken, w0, util)
-            else:
-                result = greedy_playout(
-                    mine, theirs, winner, -1, now_broken, w0, w1, modes, solve_at
-                )
-                value = _finish(result, util, solve_at)
-                if opp_nil_live and winner == 0 and result[0] < 13:
-                    value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
+            final, their_won, h0, h1, lead, end_broken = greedy_playout(
+                mine,
+                theirs,
+                winner,
+                -1,
+                now_broken,
+                won0 + (winner == 0),
+                won1 + (winner == 1),
+                modes,
+                stop,
+            )
+            value = solve(h0, h1, lead, -1, end_broken, final, util) if h0 else util[final]
+            if opp_nil_live and winner == 0 and their_won:
+                value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
             totals[index] += value
     best = max(range(len(moves)), key=lambda i: (totals[i], -(moves[i] % 13)))
     # among near-equal cards prefer the cheapest (lowest rank, then not a spade)
-    threshold = totals[best] - 1e-6 * max(1, config.samples)
+    threshold = totals[best] - 1e-6 * samples
     cheap = min(
         (i for i in range(len(moves)) if totals[i] >= threshold),
         key=lambda i: (moves[i] % 13, moves[i] // 13 == 3),
     )
     return CARDS[moves[cheap]]
-
-
-def _finish(
-    result: tuple[int, int, int, int, int, bool], util: list[float], solve_at: int
-) -> float:
-    won0, _won1, h0, h1, leader, broken = result
-    if h0 and solve_at:
-        return solve(h0, h1, leader, -1, broken, won0, util)
-    return util[won0]
 
 
 def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig) -> int:

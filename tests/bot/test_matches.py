@@ -1,17 +1,16 @@
 """Small fixed-seed matches as regression guards (the full targets live in bench/strength.py).
 
-Duplicate pairs: every seed is played twice with the seats swapped.
+Duplicate pairs: every shuffle is played twice with the seats swapped, so card luck
+cancels as far as the draft lets it.
 """
 
-from engine import RuleSet
+from engine import Deal, GameState, RuleSet
 from engine.bot import Bot
-from tests.bot.helpers import CLASSIC, play_game
-
-SHORT = CLASSIC.replace(target_score=150)
+from tests.bot.helpers import CLASSIC, play_game, seed_of
 
 
-def match(a: str | None, b: str | None, pairs: int, rules: RuleSet, iterations: int) -> float:
-    """A's share of the games (random play for ``None``)."""
+def game_share(a: str | None, b: str | None, pairs: int, rules: RuleSet, iterations: int) -> float:
+    """A's share of won games (random play for ``None``)."""
     won = 0.0
     for pair in range(pairs):
         for a_seat in (0, 1):
@@ -26,9 +25,35 @@ def match(a: str | None, b: str | None, pairs: int, rules: RuleSet, iterations: 
     return won / (2 * pairs)
 
 
+def hand_difference(a: str, b: str, pairs: int, iterations: int) -> float:
+    """A's mean points minus B's over single hands from 0-0, each dealt twice."""
+    total = 0
+    for pair in range(pairs):
+        for a_seat in (0, 1):
+            bots = [Bot(a, seed=pair, iterations=iterations), Bot(b, seed=pair + 9, iterations=5)]
+            if a_seat == 1:
+                bots.reverse()
+            state = GameState(CLASSIC)
+            state.apply(None, Deal(seed_of("hands", pair)))
+            while not state.hand_results:
+                seat = state.current_player
+                assert seat is not None
+                state.apply(seat, bots[seat].choose(state.view_for(seat)))
+            points = state.hand_results[0].points
+            total += points[a_seat] - points[1 - a_seat]
+    return total / (2 * pairs)
+
+
 def test_easy_beats_random() -> None:
-    assert match("easy", None, pairs=15, rules=SHORT, iterations=1) >= 0.9
+    assert (
+        game_share("easy", None, pairs=12, rules=CLASSIC.replace(target_score=150), iterations=1)
+        >= 0.9
+    )
 
 
 def test_normal_beats_easy() -> None:
-    assert match("normal", "easy", pairs=10, rules=SHORT, iterations=20) >= 0.6
+    assert hand_difference("normal", "easy", pairs=60, iterations=100) > 0.0
+
+
+def test_hard_beats_easy() -> None:
+    assert hand_difference("hard", "easy", pairs=30, iterations=60) > 0.0
