@@ -42,15 +42,20 @@ LEVELS: Final = ("easy", "normal", "hard")
 
 LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
     "normal": SearchConfig(
-        playouts=12000, endgame_tricks=0, endgame_solves=0, bid_samples=2000, max_samples=1500
+        playouts=12000,
+        endgame_tricks=0,
+        endgame_solves=0,
+        bid_samples=2000,
+        rollout_exact=3,
+        max_samples=1500,
     ),
     "hard": SearchConfig(
-        playouts=5000,
+        playouts=12000,
         endgame_tricks=6,
-        endgame_solves=1500,
+        endgame_solves=2000,
         bid_samples=4000,
         rollout_exact=4,
-        max_samples=1500,
+        max_samples=2000,
     ),
 }
 """Search effort per level; ``iterations`` overrides ``playouts`` (the rest scale with it)."""
