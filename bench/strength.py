@@ -206,11 +206,11 @@ def main(argv: list[str] | None = None) -> None:
     decision_time = {
         level: {
             "n": len(values),
-            "p50": round(_percentile(values, 0.5), 4),
-            "p95": round(_percentile(values, 0.95), 4),
-            "max": round(max(values), 4),
-            "play_p50": round(_percentile(play_times.get(level, []), 0.5), 4),
-            "play_p95": round(_percentile(play_times.get(level, []), 0.95), 4),
+            "p50": round(_percentile(values, 0.5), 5),
+            "p95": round(_percentile(values, 0.95), 5),
+            "max": round(max(values), 5),
+            "play_p50": round(_percentile(play_times.get(level, []), 0.5), 5),
+            "play_p95": round(_percentile(play_times.get(level, []), 0.95), 5),
         }
         for level, values in sorted(times.items())
     }
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
         "draws": draws,
         "capped_games": capped,
         "win_rate_a": round(win_rate, 4),
-        "win_rate_a_ci95": [round(win_low, 4), round(win_high, 4)],
+        "win_rate_a_ci95": [round(max(0.0, win_low), 4), round(min(1.0, win_high), 4)],
         "hands": len(all_diffs),
         "mean_hand_diff": round(diff_mean, 2),
         "mean_hand_diff_ci95": [round(diff_low, 2), round(diff_high, 2)],

@@ -42,7 +42,7 @@ LEVELS: Final = ("easy", "normal", "hard")
 
 LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
     "normal": SearchConfig(
-        playouts=12000,
+        playouts=10000,
         endgame_tricks=0,
         endgame_solves=0,
         bid_samples=2000,
@@ -50,9 +50,9 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         max_samples=1500,
     ),
     "hard": SearchConfig(
-        playouts=12000,
+        playouts=10000,
         endgame_tricks=6,
-        endgame_solves=2000,
+        endgame_solves=1500,
         bid_samples=4000,
         rollout_exact=4,
         max_samples=2000,

@@ -28,7 +28,6 @@ __all__ = [
     "NIL_SAMPLE_WEIGHT",
     "PRIOR",
     "SAMPLE_WEIGHT",
-    "HandPlan",
     "best_exchange",
     "bid_likelihood",
     "draft_keep",
@@ -179,17 +178,6 @@ def nil_chance(hand: int, unknown: int, opp_size: int = 13) -> float:
         high = (hand & _SPADE_MASK) >> (39 + 7)
         chance *= 0.97 ** (spades - 1) * 0.85 ** high.bit_count()
     return chance
-
-
-class HandPlan:
-    """How a partial hand is best played: for tricks or for nil, and what that is worth."""
-
-    __slots__ = ("nil", "tricks", "value")
-
-    def __init__(self, tricks: float, nil: float, value: float) -> None:
-        self.tricks = tricks
-        self.nil = nil
-        self.value = value
 
 
 def plan_value(

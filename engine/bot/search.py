@@ -1,13 +1,16 @@
 """Determinised search for the ``normal`` and ``hard`` levels.
 
 Card play (:func:`search_play`) is perfect-information Monte Carlo: draw the opponent's
-hidden hand many times from what the seat knows (unseen cards, the suits it has shown
-void in, weighted by how well the hand fits its bid), and score every legal card on each
-draw by playing the hand out; the card with the best average worth wins. The playout is
-the greedy policy of :mod:`engine.fast`; at ``hard`` the last ``solve_tricks`` tricks are
-solved exactly (alpha-beta) instead. The worth of a finished hand is the score-aware
-utility of :mod:`engine.bot.evaluate` (chance to win the game), so bags, nil bids and the
-target are weighed as the score stands.
+hidden hand many times from what the seat knows (the cards it has not seen, drawn as a
+drafted hand, without the suits the opponent has shown void in, and weighted by how well
+the hand fits the opponent's bid), and score every distinct legal card on each draw by
+playing the hand out; the card with the best average worth is played (the cheapest
+among equals). The playout is the greedy policy of :mod:`engine.fast`, its last few
+tricks solved exactly (``rollout_exact``); at ``hard``, once at most ``endgame_tricks``
+tricks are left, every draw is solved exactly by alpha-beta instead. The worth of a
+finished hand is the score-aware utility of :mod:`engine.bot.evaluate` (an estimate of
+the chance to win the game), so bags, nil bids and the target are weighed as the score
+stands.
 
 Bidding (:func:`search_bid`) plays each drawn deal out twice: once with both seats taking
 what they can, once with the bot ducking every trick (a nil) against an opponent trying
@@ -81,15 +84,6 @@ def _opponent_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float
         return bid_likelihood(hand | played, bid, blind)
 
     return weight
-
-
-def _equivalent_low(card: int, hand: int, separators: int) -> int:
-    """The lowest card of ``hand`` equivalent to ``card`` (no separator between them)."""
-    suit_mask = SUIT_MASKS[card // 13]
-    below_seps = separators & suit_mask & ((1 << card) - 1)
-    floor = below_seps.bit_length()  # cards at or above this index are above every separator
-    run = hand & suit_mask & ((1 << (card + 1)) - 1) & ~((1 << floor) - 1)
-    return (run & -run).bit_length() - 1
 
 
 def _root_moves(legal: int, separators: int) -> list[int]:

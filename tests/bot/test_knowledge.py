@@ -1,0 +1,39 @@
+"""What the bot reads from its view: unseen cards, voids, and consistent sampled hands."""
+
+import random
+
+from engine import Card, card_mask
+from engine.bot.knowledge import read_knowledge, sample_hand
+from tests.bot.helpers import cards, play_view
+
+
+def test_voids_and_unseen_cards() -> None:
+    past = [(0, "AH", "2C"), (0, "AD", "3D")]  # the opponent showed out of hearts
+    view = play_view(
+        "KH 5C 6C 7C 8D 9D 10D 2S 3S 4S 5S", past=past, pile_seen="QH JH 9C", bids=(3, 3)
+    )
+    know = read_knowledge(view)
+    assert know.voids == 0b0100  # hearts
+    assert know.opp_played == card_mask(cards("2C 3D"))
+    seen = card_mask(cards("KH 5C 6C 7C 8D 9D 10D 2S 3S 4S 5S QH JH 9C AH 2C AD 3D"))
+    assert know.unseen == ((1 << 52) - 1) & ~seen
+    assert know.opp_size == 11
+
+
+def test_a_spade_led_before_they_broke_shows_only_spades() -> None:
+    past = [(1, "2S", "3S")]
+    view = play_view("KH 5C 6C 7C 8D 9D 10D 4S 5S 6S AH 2H", past=past, leader=1, bids=(3, 3))
+    assert read_knowledge(view).voids == 0b0111
+
+
+def test_sampled_hands_are_consistent() -> None:
+    past = [(0, "AH", "2C"), (0, "AD", "3D")]
+    view = play_view("KH 5C 6C 7C 8D 9D 10D 2S 3S 4S 5S", past=past, pile_seen="QH JH 9C")
+    know = read_knowledge(view)
+    rng = random.Random(1)
+    hearts = card_mask(Card(26 + r) for r in range(13))
+    for _ in range(300):
+        hand = sample_hand(know, rng, weight=lambda mask: 0.5)
+        assert hand.bit_count() == know.opp_size
+        assert hand & ~know.unseen == 0
+        assert hand & hearts == 0
