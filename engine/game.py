@@ -306,9 +306,12 @@ class PlayerView:
         )
 
     def seen_cards_mask(self) -> int:
-        """Every card this seat has seen that is not in the opponent's hand for sure.
+        """Every card this seat has seen: its hand, its draft cards, its exchange, and
+        every card played.
 
-        That is its hand, its draft cards, its exchange, and every card played.
+        None of them is in the opponent's hand, except after the opponent's blind-nil
+        exchange: it draws from the pile, which holds this seat's discards and the cards it
+        saw go there.
         """
         mask = card_mask(self.hand)
         mask |= card_mask(self.draft_kept) | card_mask(self.draft_discarded)
