@@ -653,21 +653,28 @@ class Hub:
         if not table.empty_seats():
             self._start_game(table)
 
+    @staticmethod
+    def _free_seat(table: Table, wanted: int | None) -> int:
+        """The seat to fill: ``wanted`` if it is empty, else the first empty one.
+
+        Raises ``seat_taken`` or ``table_full`` as a RequestError.
+        """
+        if wanted is not None:
+            if table.seats[wanted].kind != "empty":
+                raise RequestError("seat_taken", f"seat {wanted} is taken")
+            return wanted
+        empty = table.empty_seats()
+        if not empty:
+            raise RequestError("table_full", "both seats are taken")
+        return empty[0]
+
     def _join_table(self, conn: Conn, player: Player, message: m.JoinTable) -> None:
         table = self._table(message.code)
         mine = table.seat_of(player.id)
         if mine is not None:
             conn.send(self._snapshot(table, mine, message.id))
             return
-        if message.seat is not None:
-            if table.seats[message.seat].kind != "empty":
-                raise RequestError("seat_taken", f"seat {message.seat} is taken")
-            index = message.seat
-        else:
-            empty = table.empty_seats()
-            if not empty:
-                raise RequestError("table_full", "both seats are taken")
-            index = empty[0]
+        index = self._free_seat(table, message.seat)
         self._sit(table, index, player)
         table.spectators.discard(conn)
         conn.watching.discard(table.code)
@@ -694,15 +701,7 @@ class Hub:
         table = self._table(message.code)
         if table.seat_of(player.id) is None:
             raise RequestError("not_seated", "only a player seated at the table may add the bot")
-        if message.seat is not None:
-            if table.seats[message.seat].kind != "empty":
-                raise RequestError("seat_taken", f"seat {message.seat} is taken")
-            index = message.seat
-        else:
-            empty = table.empty_seats()
-            if not empty:
-                raise RequestError("table_full", "both seats are taken")
-            index = empty[0]
+        index = self._free_seat(table, message.seat)
         self.bots.warm()
         table.seats[index] = Seat(
             kind="bot", name=f"bot ({message.level})", bot_level=message.level, rematch=True
