@@ -48,6 +48,7 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=2000,
         rollout_exact=3,
         max_samples=1500,
+        node_budget=150_000,
     ),
     "hard": SearchConfig(
         playouts=10000,
@@ -56,6 +57,7 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=4000,
         rollout_exact=4,
         max_samples=2000,
+        node_budget=300_000,
     ),
 }
 """Search effort per level; ``iterations`` overrides ``playouts`` (the rest scale with it)."""

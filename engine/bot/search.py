@@ -27,7 +27,7 @@ from engine.bot.evaluate import game_worth, hand_points, modes_table, utility_ta
 from engine.bot.heuristics import bid_likelihood
 from engine.bot.knowledge import Knowledge, sample_hand
 from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card
-from engine.fast import greedy_card, greedy_playout, solve
+from engine.fast import greedy_card, greedy_playout, solve_bounded
 from engine.game import PlayerView, legal_play_mask, trick_winner
 
 __all__ = ["SearchConfig", "search_bid", "search_play"]
@@ -57,6 +57,9 @@ class SearchConfig:
     bid_samples: int
     rollout_exact: int = 0
     max_samples: int = 1500
+    node_budget: int | None = None
+    """At most this many exact-solver nodes per card decision (``None``: no bound), shared
+    out among its solves in order, so the worst case is bounded and reproducible."""
 
     def scaled(self, playouts: int) -> SearchConfig:
         """The same level with ``playouts`` playouts and the rest scaled alike."""
@@ -68,6 +71,11 @@ class SearchConfig:
             bid_samples=max(1, round(self.bid_samples * factor)),
             rollout_exact=self.rollout_exact,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
+            node_budget=(
+                None
+                if self.node_budget is None
+                else max(1000, round(self.node_budget * min(1.0, factor)))
+            ),
         )
 
 
@@ -102,9 +110,17 @@ def _root_moves(legal: int, separators: int) -> list[int]:
 
 
 def search_play(
-    view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig
+    view: PlayerView,
+    know: Knowledge,
+    rng: random.Random,
+    config: SearchConfig,
+    nodes: list[int] | None = None,
 ) -> Card:
-    """The card with the best average worth over sampled deals."""
+    """The card with the best average worth over sampled deals.
+
+    ``nodes``, if given, gets the count of exact-solver nodes this decision searched
+    added to its first item (at most ``config.node_budget``).
+    """
     me, opp = know.me, know.opp
     hand = know.hand
     lead_suit = view.lead_suit
@@ -138,17 +154,36 @@ def search_play(
     # so a set that only happens later counts at a discount against one made now.
     opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
     totals = [0.0] * len(moves)
+    # the node budget is shared out in order: each solve may use what is left divided by
+    # the solves still to come (so early cheap solves leave more to later ones)
+    unbounded = config.node_budget is None
+    left_budget = config.node_budget or 0
+    solves_left = samples * len(moves)
+    used = 0
+
+    def bounded(h0: int, h1: int, lead: int, card: int, now_broken: bool, won: int) -> float:
+        nonlocal left_budget, solves_left, used
+        if unbounded:
+            value, count = solve_bounded(h0, h1, lead, card, now_broken, won, util, 1 << 62)
+        else:
+            allowance = max(1, left_budget // max(1, solves_left))
+            value, count = solve_bounded(h0, h1, lead, card, now_broken, won, util, allowance)
+            left_budget -= count
+        solves_left -= 1
+        used += count
+        return value
+
     for _ in range(samples):
         other = sample_hand(know, rng, weight, tries=6)
         for index, move in enumerate(moves):
             mine = hand & ~(1 << move)
             if exact:
                 if trick_card < 0:
-                    value = solve(mine, other, 0, move, broken, won0, util)
+                    value = bounded(mine, other, 0, move, broken, won0)
                 else:
                     winner = trick_winner(1, trick_card, move)
                     now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
-                    value = solve(mine, other, winner, -1, now_broken, won0 + (winner == 0), util)
+                    value = bounded(mine, other, winner, -1, now_broken, won0 + (winner == 0))
                 totals[index] += value
                 continue
             if trick_card < 0:
@@ -172,10 +207,16 @@ def search_play(
                 modes,
                 stop,
             )
-            value = solve(h0, h1, lead, -1, end_broken, final, util) if h0 else util[final]
+            if h0:
+                value = bounded(h0, h1, lead, -1, end_broken, final)
+            else:
+                solves_left -= 1
+                value = util[final]
             if opp_nil_live and winner == 0 and their_won:
                 value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
             totals[index] += value
+    if nodes is not None:
+        nodes[0] += used
     best = max(range(len(moves)), key=lambda i: (totals[i], -(moves[i] % 13)))
     # among near-equal cards prefer the cheapest (lowest rank, then not a spade)
     threshold = totals[best] - 1e-6 * samples
