@@ -48,6 +48,7 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=2000,
         rollout_exact=3,
         max_samples=1500,
+        bid_spread=0.75,
         node_budget=150_000,
     ),
     "hard": SearchConfig(
@@ -57,6 +58,7 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=4000,
         rollout_exact=4,
         max_samples=2000,
+        bid_spread=0.75,
         node_budget=300_000,
     ),
 }

@@ -19,7 +19,9 @@ to hand it one. The bid with the best average worth over the draws is chosen.
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,7 +32,7 @@ from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card
 from engine.fast import greedy_card, greedy_playout, solve_bounded
 from engine.game import PlayerView, legal_play_mask, trick_winner
 
-__all__ = ["SearchConfig", "search_bid", "search_play"]
+__all__ = ["SearchConfig", "play_noise", "search_bid", "search_play"]
 
 _LATE_SET_DISCOUNT = 0.3
 _MIN_SAMPLES = 8
@@ -57,6 +59,9 @@ class SearchConfig:
     bid_samples: int
     rollout_exact: int = 0
     max_samples: int = 1500
+    bid_spread: float = 0.0
+    """Spread (standard deviation, in tricks) added to each sampled deal's trick count when
+    bidding (see :func:`play_noise`)."""
     node_budget: int | None = None
     """At most this many exact-solver nodes per card decision (``None``: no bound), shared
     out among its solves in order, so the worst case is bounded and reproducible."""
@@ -70,6 +75,7 @@ class SearchConfig:
             endgame_solves=max(1, round(self.endgame_solves * factor)),
             bid_samples=max(1, round(self.bid_samples * factor)),
             rollout_exact=self.rollout_exact,
+            bid_spread=self.bid_spread,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
                 None
@@ -227,8 +233,34 @@ def search_play(
     return CARDS[moves[cheap]]
 
 
-def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig) -> int:
-    """The bid (0 is nil) with the best average worth over sampled deals."""
+def play_noise(sigma: float, reach: int = 3) -> tuple[tuple[int, float], ...]:
+    """A discrete normal kernel ``((offset, weight), ...)`` over ``-reach..reach`` tricks.
+
+    Added to each sampled deal's trick count when bidding: the playout sees both hands
+    and plays one fixed policy, so its counts spread less than real play does.
+    ``sigma <= 0`` gives no spread.
+    """
+    if sigma <= 0.0:
+        return ((0, 1.0),)
+    raw = [(k, math.exp(-k * k / (2.0 * sigma * sigma))) for k in range(-reach, reach + 1)]
+    norm = sum(weight for _, weight in raw)
+    return tuple((k, weight / norm) for k, weight in raw)
+
+
+def search_bid(
+    view: PlayerView,
+    know: Knowledge,
+    rng: random.Random,
+    config: SearchConfig,
+) -> int:
+    """The bid (0 is nil) with the best expected worth over sampled deals.
+
+    Each sampled deal is played out twice: both seats taking what they can (the trick
+    count, spread by :func:`play_noise` with ``config.bid_spread``) and the bot ducking
+    every trick against an opponent trying to hand it one (a nil). The worth of a bid is
+    the score-aware :func:`engine.bot.evaluate.game_worth` of the hand's outcome, so the
+    cost of a set, of bags and the target are all weighed.
+    """
     me, opp = know.me, know.opp
     rules = view.rules
     hand = know.hand
@@ -241,7 +273,7 @@ def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: Se
     natural_modes = modes_table((13, 0 if opp_nil else 13))
     nil_modes = modes_table((0, 0 if opp_nil else 13))
     samples = max(1, config.bid_samples)
-    draws: list[tuple[int, int, int]] = []
+    draws: Counter[tuple[int, int, int]] = Counter()
     for _ in range(samples):
         other = sample_hand(know, rng, weight, tries=8)
         natural = greedy_playout(hand, other, leader, -1, False, 0, 0, natural_modes)[0]
@@ -251,13 +283,15 @@ def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: Se
         guess = max(1, 13 - natural - 1)
         if opp_known:
             guess = 0 if opp_nil else int(opp_bid or 0)
-        draws.append((natural, nil, guess))
+        draws[(natural, nil, guess)] += 1
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     blind = (False, opp_blind)
+    noise = play_noise(config.bid_spread)
     cache: dict[tuple[int, int, int], float] = {}
 
     def worth(bid: int, taken: int, guess: int) -> float:
+        taken = 0 if taken < 0 else 13 if taken > 13 else taken
         key = (bid, taken, guess)
         value = cache.get(key)
         if value is None:
@@ -273,8 +307,11 @@ def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: Se
     best_bid, best_value = 1, float("-inf")
     for bid in range(lowest, 14):
         total = 0.0
-        for natural, nil, guess in draws:
-            total += worth(bid, nil if bid == 0 else natural, guess)
+        for (natural, nil, guess), count in draws.items():
+            if bid == 0:
+                total += count * worth(0, nil, guess)
+            else:
+                total += count * sum(w * worth(bid, natural + k, guess) for k, w in noise)
         if total > best_value + 1e-9:
             best_bid, best_value = bid, total
     return best_bid
