@@ -48,7 +48,8 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=2000,
         rollout_exact=3,
         max_samples=1500,
-        bid_spread=0.75,
+        bid_spread=1.0,
+        bid_shift=-0.25,
         node_budget=150_000,
     ),
     "hard": SearchConfig(
@@ -58,7 +59,9 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=4000,
         rollout_exact=4,
         max_samples=2000,
-        bid_spread=0.75,
+        bid_spread=1.0,
+        bid_shift=-0.25,
+        play_inference=True,
         node_budget=300_000,
     ),
 }

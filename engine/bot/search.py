@@ -23,7 +23,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.bot.evaluate import game_worth, hand_points, modes_table, utility_table
 from engine.bot.heuristics import bid_likelihood
@@ -32,7 +32,7 @@ from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card
 from engine.fast import greedy_card, greedy_playout, solve_bounded
 from engine.game import PlayerView, legal_play_mask, trick_winner
 
-__all__ = ["SearchConfig", "play_noise", "search_bid", "search_play"]
+__all__ = ["SearchConfig", "follow_exclusions", "play_noise", "search_bid", "search_play"]
 
 _LATE_SET_DISCOUNT = 0.3
 _MIN_SAMPLES = 8
@@ -62,6 +62,11 @@ class SearchConfig:
     bid_spread: float = 0.0
     """Spread (standard deviation, in tricks) added to each sampled deal's trick count when
     bidding (see :func:`play_noise`)."""
+    bid_shift: float = 0.0
+    """Offset (in tricks) of that spread's centre."""
+    play_inference: bool = False
+    """Draw most sampled deals without the cards the opponent's follows rule out
+    (:func:`follow_exclusions`)."""
     node_budget: int | None = None
     """At most this many exact-solver nodes per card decision (``None``: no bound), shared
     out among its solves in order, so the worst case is bounded and reproducible."""
@@ -76,6 +81,8 @@ class SearchConfig:
             bid_samples=max(1, round(self.bid_samples * factor)),
             rollout_exact=self.rollout_exact,
             bid_spread=self.bid_spread,
+            bid_shift=self.bid_shift,
+            play_inference=self.play_inference,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
                 None
@@ -83,6 +90,60 @@ class SearchConfig:
                 else max(1000, round(self.node_budget * min(1.0, factor)))
             ),
         )
+
+
+_TRUST_FOLLOWS = 0.85
+"""Share of sampled deals drawn with the inferences from the opponent's follows (the rest
+are drawn without, in case the opponent played otherwise than expected)."""
+
+
+def follow_exclusions(view: PlayerView, know: Knowledge) -> int:
+    """Cards the opponent most likely does not hold, judging by its follows to the bot's
+    leads (a mask of cards still unseen).
+
+    When it followed suit and lost a trick it wanted, it held no higher card of the suit
+    (it would have won cheaply); when it followed suit and won a trick it did not want
+    (ducking: its own nil, bags, or setting the bot's nil), it held no lower card. Its
+    mood is the greedy policy's for the bids and the trick score at that trick.
+    """
+    me, opp = know.me, know.opp
+    my_bid = view.bids[me]
+    opp_bid = view.bids[opp]
+    if view.blind_nil[me]:
+        my_bid = 0
+    if view.blind_nil[opp]:
+        opp_bid = 0
+    if my_bid is None or opp_bid is None:
+        return 0
+    modes = modes_table((my_bid, opp_bid))
+    won_me = won_opp = 0
+    excluded = 0
+    for trick in view.tricks:
+        first, second = int(trick.cards[0]), int(trick.cards[1])
+        if trick.leader == me and first // 13 == second // 13:
+            suit_mask = SUIT_MASKS[first // 13]
+            wanted = bool(modes[won_me * 14 + won_opp] & 2)
+            if wanted and trick.winner == me:
+                excluded |= suit_mask & ~((1 << (first + 1)) - 1)
+            elif not wanted and trick.winner == opp:
+                excluded |= suit_mask & ((1 << first) - 1)
+        if trick.winner == me:
+            won_me += 1
+        else:
+            won_opp += 1
+    return excluded & know.unseen
+
+
+def _inferred(view: PlayerView, know: Knowledge) -> Knowledge | None:
+    """``know`` without the cards :func:`follow_exclusions` rules out (``None``: none are,
+    or too few cards would be left to fill the opponent's hand)."""
+    excluded = follow_exclusions(view, know)
+    if not excluded:
+        return None
+    narrowed = replace(know, unseen=know.unseen & ~excluded)
+    if narrowed.possible.bit_count() < know.opp_size:
+        return None
+    return narrowed
 
 
 def _opponent_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
@@ -151,6 +212,7 @@ def search_play(
     won1 = view.tricks_won[opp]
     broken = view.spades_broken
     weight = _opponent_weight(view, know)
+    narrowed = _inferred(view, know) if config.play_inference else None
     left = hand.bit_count()  # tricks left including the current one
     exact = left <= config.endgame_tricks
     budget = config.endgame_solves if exact else config.playouts
@@ -180,7 +242,10 @@ def search_play(
         return value
 
     for _ in range(samples):
-        other = sample_hand(know, rng, weight, tries=6)
+        source = know
+        if narrowed is not None and rng.random() < _TRUST_FOLLOWS:
+            source = narrowed
+        other = sample_hand(source, rng, weight, tries=6)
         for index, move in enumerate(moves):
             mine = hand & ~(1 << move)
             if exact:
@@ -233,16 +298,20 @@ def search_play(
     return CARDS[moves[cheap]]
 
 
-def play_noise(sigma: float, reach: int = 3) -> tuple[tuple[int, float], ...]:
-    """A discrete normal kernel ``((offset, weight), ...)`` over ``-reach..reach`` tricks.
+def play_noise(sigma: float, shift: float = 0.0, reach: int = 3) -> tuple[tuple[int, float], ...]:
+    """A discrete normal kernel ``((offset, weight), ...)`` over ``-reach..reach`` tricks,
+    centred on ``shift``.
 
     Added to each sampled deal's trick count when bidding: the playout sees both hands
-    and plays one fixed policy, so its counts spread less than real play does.
-    ``sigma <= 0`` gives no spread.
+    and plays one fixed policy, so its counts spread less than real play does (and run a
+    little high). ``sigma <= 0`` gives no spread and no shift.
     """
     if sigma <= 0.0:
         return ((0, 1.0),)
-    raw = [(k, math.exp(-k * k / (2.0 * sigma * sigma))) for k in range(-reach, reach + 1)]
+    raw = [
+        (k, math.exp(-(k - shift) * (k - shift) / (2.0 * sigma * sigma)))
+        for k in range(-reach, reach + 1)
+    ]
     norm = sum(weight for _, weight in raw)
     return tuple((k, weight / norm) for k, weight in raw)
 
@@ -287,7 +356,7 @@ def search_bid(
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     blind = (False, opp_blind)
-    noise = play_noise(config.bid_spread)
+    noise = play_noise(config.bid_spread, config.bid_shift)
     cache: dict[tuple[int, int, int], float] = {}
 
     def worth(bid: int, taken: int, guess: int) -> float:

@@ -3,6 +3,8 @@
 import random
 from dataclasses import replace
 
+import pytest
+
 from engine.bot import LEVEL_CONFIGS
 from engine.bot.knowledge import read_knowledge
 from engine.bot.search import search_play
@@ -61,3 +63,14 @@ def test_levels_have_a_node_budget() -> None:
     for config in LEVEL_CONFIGS.values():
         assert config.node_budget is not None
         assert config.scaled(100).node_budget is not None
+
+
+def test_the_bid_spread_kernel() -> None:
+    from engine.bot.search import play_noise
+
+    assert play_noise(0.0) == ((0, 1.0),)
+    kernel = play_noise(1.0, -0.25)
+    assert sum(weight for _, weight in kernel) == pytest.approx(1.0)
+    mean = sum(offset * weight for offset, weight in kernel)
+    assert -0.3 < mean < -0.2  # centred near the shift (the tails are cut at 3 tricks)
+    assert dict(kernel)[0] > dict(kernel)[1] > dict(kernel)[2]
