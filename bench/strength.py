@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> None:
     deadline = started + args.max_wall if args.max_wall is not None else None
     results: list[GameResult] = []
     stopped_by = "pairs"
-    if args.workers <= 1:
+    if args.workers <= 1 and deadline is None:
         for job in jobs:
             games = _run_pair(job)
             results.extend(games)
@@ -286,8 +286,9 @@ def main(argv: list[str] | None = None) -> None:
                 stopped_by = "wall"
                 break
     else:
-        # pairs are taken in seed order (imap), so stopping early biases nothing
-        pool = multiprocessing.Pool(args.workers)
+        # pairs are taken in seed order (imap), so stopping early biases nothing; a pool
+        # even for one worker, so that the wall-clock cap can interrupt a pair
+        pool = multiprocessing.Pool(max(1, args.workers))
         try:
             ordered = pool.imap(_run_pair, jobs)
             while True:
