@@ -14,7 +14,9 @@ half).
 Each pair plays one sequence of shuffle seeds twice, with the seats swapped, so card luck
 cancels as far as the draft lets it. Games run in parallel processes. Decision times are
 measured here (the engine has no clock) with ``time.perf_counter`` around ``bot.choose``,
-for decisions with more than one legal action. The last line printed is one JSON object:
+for decisions with more than one legal action, in wall time and in the process's CPU time
+(what the decision costs on a core of its own; the wall time also holds the waits of a
+busy machine). The last line printed is one JSON object:
 games, wins of each side, A's win rate with a 95% interval (over pairs, draws count half),
 the mean per-hand score difference A - B with its interval, decision times per level,
 and per level: the share of non-nil bids made, bags per hand, nil and blind nil bid rates
@@ -63,6 +65,7 @@ class GameResult:
     times: dict[str, list[float]] = field(default_factory=dict)
     play_times: dict[str, list[float]] = field(default_factory=dict)
     bidding: dict[str, dict[str, int]] = field(default_factory=dict)
+    cpu_times: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _seed(base: int, pair: int, hand: int) -> bytes:
@@ -91,6 +94,7 @@ def play_game(
     state = GameState(rules)
     times: dict[str, list[float]] = {}
     play_times: dict[str, list[float]] = {}
+    cpu_times: dict[str, list[float]] = {}
     hand = 0
     capped = False
     while not state.is_over:
@@ -108,10 +112,13 @@ def play_game(
         if isinstance(player, Bot):
             legal = view.legal_actions()
             start = time.perf_counter()
+            cpu_start = time.process_time()
             action = player.choose(view)
             elapsed = time.perf_counter() - start
+            cpu = time.process_time() - cpu_start
             if len(legal) > 1:
                 times.setdefault(sides[seat], []).append(elapsed)
+                cpu_times.setdefault(sides[seat], []).append(cpu)
                 if view.phase is Phase.PLAY:
                     play_times.setdefault(sides[seat], []).append(elapsed)
         else:
@@ -129,7 +136,9 @@ def play_game(
     winner = state.winner
     if capped and scores[0] != scores[1]:
         winner = 0 if scores[0] > scores[1] else 1
-    return GameResult(pair, a_seat, winner, capped, diffs, scores, times, play_times, bidding)
+    return GameResult(
+        pair, a_seat, winner, capped, diffs, scores, times, play_times, bidding, cpu_times
+    )
 
 
 _BID_KEYS = ("hands", "bids", "made", "bags", "nils", "nils_made", "blind_nils", "blind_made")
@@ -330,6 +339,7 @@ def main(argv: list[str] | None = None) -> None:
     all_diffs: list[int] = []
     times: dict[str, list[float]] = {}
     play_times: dict[str, list[float]] = {}
+    cpu_times: dict[str, list[float]] = {}
     tallies: dict[str, dict[str, int]] = {}
     for game in results:
         score = _game_score(game)
@@ -347,6 +357,8 @@ def main(argv: list[str] | None = None) -> None:
             times.setdefault(level, []).extend(values)
         for level, values in game.play_times.items():
             play_times.setdefault(level, []).extend(values)
+        for level, values in game.cpu_times.items():
+            cpu_times.setdefault(level, []).extend(values)
         for level, tally in game.bidding.items():
             into = tallies.setdefault(level, dict.fromkeys(_BID_KEYS, 0))
             for key, value in tally.items():
@@ -366,6 +378,9 @@ def main(argv: list[str] | None = None) -> None:
             "max": round(max(values), 5),
             "play_p50": round(_percentile(play_times.get(level, []), 0.5), 5),
             "play_p95": round(_percentile(play_times.get(level, []), 0.95), 5),
+            "cpu_p50": round(_percentile(cpu_times.get(level, []), 0.5), 5),
+            "cpu_p95": round(_percentile(cpu_times.get(level, []), 0.95), 5),
+            "cpu_max": round(max(cpu_times.get(level, [0.0])), 5),
         }
         for level, values in sorted(times.items())
     }
