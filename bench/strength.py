@@ -20,8 +20,8 @@ busy machine). The last line printed is one JSON object:
 games, wins of each side, A's win rate with a 95% interval (over pairs, draws count half),
 the mean per-hand score difference A - B with its interval, decision times per level,
 and per level: the share of non-nil bids made, bags per hand, nil and blind nil bid rates
-and their success rates. In SPRT mode also the verdict, the LLR, its bounds and the
-pentanomial counts.
+and their success rates, and the share of the opponent's nils (blind or not) it set. In
+SPRT mode also the verdict, the LLR, its bounds and the pentanomial counts.
 """
 
 from __future__ import annotations
@@ -141,7 +141,18 @@ def play_game(
     )
 
 
-_BID_KEYS = ("hands", "bids", "made", "bags", "nils", "nils_made", "blind_nils", "blind_made")
+_BID_KEYS = (
+    "hands",
+    "bids",
+    "made",
+    "bags",
+    "nils",
+    "nils_made",
+    "blind_nils",
+    "blind_made",
+    "opp_nils",
+    "opp_nils_set",
+)
 
 
 def _tally_hand(
@@ -160,6 +171,10 @@ def _tally_hand(
     elif bid is not None:
         tally["bids"] += 1
         tally["made"] += taken >= bid
+    other = 1 - seat
+    if result.blind_nil[other] or result.bids[other] == 0:
+        tally["opp_nils"] += 1
+        tally["opp_nils_set"] += result.tricks[other] > 0
 
 
 Job = tuple[int, str, str, int, dict[str, object], tuple[int | None, int | None], int]
@@ -210,6 +225,8 @@ def bidding_report(tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, ob
             "blind_nils": tally["blind_nils"],
             "blind_nil_rate": _ratio(tally["blind_nils"], hands),
             "blind_nil_success": _ratio(tally["blind_made"], tally["blind_nils"]),
+            "opponent_nils": tally["opp_nils"],
+            "opponent_nils_set": _ratio(tally["opp_nils_set"], tally["opp_nils"]),
         }
     return report
 
