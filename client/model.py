@@ -979,22 +979,37 @@ class ClientModel:
             self._move(key, ordered)
             return
         if key in ("enter", "space"):
+            if self.typed:  # a half-typed card: Enter must not play the cursor's card
+                self.flash = f"Finish typing the card ({self.typed}…) or Esc to clear it."
+                return
             if self.cursor is None or self.cursor not in legal:
-                self.flash = "Choose a card that may be played (bright), then Enter."
+                choose = "Choose a card that may be played (bright), then Enter."
+                # a refusal stays on screen: it says why nothing was played
+                self.flash = f"{self.flash} · {choose}" if "may not" in self.flash or (
+                    "not hold" in self.flash
+                ) else choose
                 return
             self._act(Play(self.cursor))
             return
         if key == "backspace":
             self.typed = self.typed[:-1]
             return
+        if key not in CARD_KEYS:
+            return
         card = self._typed_card(key)
         if card is None:
+            if not self.typed:  # a complete text that is not a card: nothing is chosen
+                self.cursor = None
             return
         view = self.view
+        # after any refusal no card is chosen, so Enter cannot play one the player
+        # did not pick; an arrow key or a legal typed card chooses again
         if view is None or card not in view.hand:
+            self.cursor = None
             self.flash = f"You do not hold {self.card_text(card)}."
             return
         if card not in legal:
+            self.cursor = None
             self.flash = f"{self.card_text(card)} may not be played now: {self._why_illegal()}"
             return
         self.cursor = card
