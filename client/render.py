@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
@@ -22,6 +23,8 @@ from engine import HandResult as EngineHandResult
 
 __all__ = [
     "MAIN_WIDTH",
+    "MIN_COLUMNS",
+    "MIN_ROWS",
     "SIDE_WIDTH",
     "STYLE",
     "fragments_text",
@@ -32,10 +35,16 @@ __all__ = [
     "render_side",
     "render_status",
     "render_title",
+    "render_too_small",
 ]
 
 MAIN_WIDTH = 53
 SIDE_WIDTH = 26
+# the smallest terminal that shows everything: the title, 20 rows of table (the
+# opponent, the trick or panel, your four suit rows, the pile) and side bar, the prompt
+# and the key line; below it the client draws only a notice and no game key acts
+MIN_COLUMNS = 80
+MIN_ROWS = 24
 
 STYLE = Style.from_dict(
     {
@@ -205,6 +214,18 @@ def _beside(left: list[Line], right: list[Line], gap: int = 3) -> list[Line]:
         b = right[index] if index < len(right) else []
         out.append([*a, ("", " " * (width - _width(a) + gap)), *b])
     return out
+
+
+def render_too_small(model: ClientModel, size: Size) -> StyleAndTextTuples:
+    """The notice drawn instead of the table while the terminal is below the minimum."""
+    lines = [
+        "Window too small",
+        f"needs {MIN_COLUMNS}x{MIN_ROWS}, has {size.columns}x{size.rows}",
+        "Enlarge the terminal:",
+        "no key acts until then",
+        "(Ctrl-C quits)",
+    ]
+    return _join([[("class:flash" if i == 0 else "", _clip(t, size.columns))] for i, t in enumerate(lines)])
 
 
 # ---- title, prompt, status ---------------------------------------------------------
