@@ -86,6 +86,8 @@ class Overlay(enum.StrEnum):
     CREATE = "create"
     JOIN = "join"
     WATCH = "watch"
+    LEAVE = "leave"  # yes/no: leave a game in progress (forfeits it)
+    QUIT = "quit"  # yes/no: quit the client during a game in progress
 
 
 @dataclass
@@ -283,7 +285,6 @@ class ClientModel:
         self.overlay: Overlay | None = None
         self.settings_row = 0
         self.chat_entry = ""
-        self.leave_armed = False
         # output
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.chat: deque[str] = deque(maxlen=LOG_LINES)
@@ -416,6 +417,8 @@ class ClientModel:
     def _set_table(self, table: m.TableInfo) -> None:
         if self.table is None or self.table.code != table.code:
             self.say(f"At table {table.code}.")
+            if self.overlay in (Overlay.LEAVE, Overlay.QUIT):  # asked about another table
+                self.overlay = None
         self.table = table
         self.table_time = self.clock()
 
@@ -485,7 +488,6 @@ class ClientModel:
         self.typed = ""
         self.bid_entry = ""
         self.picks = set()
-        self.leave_armed = False
         legal = self.legal_cards()
         view = self.view
         offered = message.offered
@@ -686,8 +688,6 @@ class ClientModel:
     def press(self, key: str) -> None:
         """Handle one key: a name (``left``, ``enter``, ``escape``, ``tab``, ``backspace``,
         ``space``, ``up``, ``down``, ``right``) or one printable character."""
-        if key != "x":
-            self.leave_armed = False
         if self.overlay is not None:
             self._press_overlay(self.overlay, key)
             return
@@ -717,23 +717,56 @@ class ClientModel:
             self._press_table(key)
 
     def request_quit(self) -> None:
+        """Quit the client now (no question asked)."""
         self.quit_requested = True
         if self.on_quit is not None:
             self.on_quit()
 
+    def in_live_game(self) -> bool:
+        """Seated at a table whose game is under way (leaving it has a cost)."""
+        table = self.table
+        if table is None or table.your_seat is None or table.status != "playing":
+            return False
+        return self.game_over is None and self.phase is not Phase.GAME_OVER
+
+    def interrupt(self) -> None:
+        """Ctrl-C: quit at once, except during a live game, where it asks first (a
+        second Ctrl-C is the answer yes)."""
+        if self.overlay is Overlay.QUIT or not self.in_live_game():
+            self.request_quit()
+            return
+        self.typed = ""
+        self.overlay = Overlay.QUIT
+
     def _press_leave(self) -> None:
         if self.table is None:
             return
-        over = self.game_over is not None or self.phase is Phase.GAME_OVER
-        watching = self.table.your_seat is None
-        if over or watching or self.table.status == "waiting" or self.leave_armed:
-            self.leave_armed = False
-            self.send(m.Leave(code=self.table.code))
+        self.typed = ""  # a half-typed card never combines with the answer
+        if self.in_live_game():
+            self.overlay = Overlay.LEAVE
         else:
-            self.leave_armed = True
-            self.flash = "Press x again to leave the table (your seat is given up)."
+            self.send(m.Leave(code=self.table.code))
+
+    def _press_question(self, overlay: Overlay, key: str) -> None:
+        """The yes/no prompts: only y answers yes; n or Esc answers no; any other key
+        leaves the question up and says which keys answer it."""
+        if key == "y":
+            self.overlay = None
+            self.flash = ""
+            if overlay is Overlay.QUIT:
+                self.request_quit()
+            elif self.table is not None:
+                self.send(m.Leave(code=self.table.code))
+        elif key in ("n", "escape"):
+            self.overlay = None
+            self.flash = ""
+        else:
+            self.flash = "Answer the question: y = yes, n = no."
 
     def _press_overlay(self, overlay: Overlay, key: str) -> None:
+        if overlay in (Overlay.LEAVE, Overlay.QUIT):
+            self._press_question(overlay, key)
+            return
         if overlay is Overlay.RESULT:
             self.overlay = None
             if key not in ("escape", "enter", "space"):
@@ -985,9 +1018,11 @@ class ClientModel:
             if self.cursor is None or self.cursor not in legal:
                 choose = "Choose a card that may be played (bright), then Enter."
                 # a refusal stays on screen: it says why nothing was played
-                self.flash = f"{self.flash} · {choose}" if "may not" in self.flash or (
-                    "not hold" in self.flash
-                ) else choose
+                self.flash = (
+                    f"{self.flash} · {choose}"
+                    if "may not" in self.flash or ("not hold" in self.flash)
+                    else choose
+                )
                 return
             self._act(Play(self.cursor))
             return

@@ -223,9 +223,11 @@ def render_too_small(model: ClientModel, size: Size) -> StyleAndTextTuples:
         f"needs {MIN_COLUMNS}x{MIN_ROWS}, has {size.columns}x{size.rows}",
         "Enlarge the terminal:",
         "no key acts until then",
-        "(Ctrl-C quits)",
+        "Ctrl-C again quits" if model.overlay is Overlay.QUIT else "(Ctrl-C quits)",
     ]
-    return _join([[("class:flash" if i == 0 else "", _clip(t, size.columns))] for i, t in enumerate(lines)])
+    return _join(
+        [[("class:flash" if i == 0 else "", _clip(t, size.columns))] for i, t in enumerate(lines)]
+    )
 
 
 # ---- title, prompt, status ---------------------------------------------------------
@@ -774,10 +776,10 @@ At the table
   y / n       blind nil: declare / decline
   Space       exchange: pick or drop a card
   Tab  o  m   score sheet · settings · chat
-  x           leave the table (twice during a game)
+  x           leave the table (during a game: asks y/n)
   b           waiting: bring in the bot
   r  l  s     game over: rematch · leave · save the record
-  Esc         close a window; Ctrl-C quits
+  Esc         close a window; Ctrl-C quits (asks during a game)
 Bright cards may be played, dark ones may not.
 Lobby: ↑/↓ Enter join · w watch · c create · j/v code · r refresh"""
 
@@ -797,6 +799,20 @@ def render_overlay(model: ClientModel) -> StyleAndTextTuples:
 def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]]:
     if overlay is Overlay.HELP:
         return "Help", [[("", " " + line)] for line in HELP.splitlines()]
+    if overlay is Overlay.LEAVE:
+        return "Leave the table?", [
+            [("", " The game is not over: leaving gives up your seat and")],
+            [("", " FORFEITS the game.")],
+            [],
+            [("class:head", " y = yes, leave and forfeit     n or Esc = no, stay")],
+        ]
+    if overlay is Overlay.QUIT:
+        return "Quit spades?", [
+            [("", " The game goes on without you: " + _hold_text(model))],
+            [("", " Run the same command again to take your seat back.")],
+            [],
+            [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
+        ]
     if overlay is Overlay.RESULT:
         if not model.results:
             return "Hand result", []
@@ -835,6 +851,18 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
         [("", " table code: "), ("class:head", model.code_entry + "▏")],
         [("class:dim", " Enter to " + verb.lower())],
     ]
+
+
+def _hold_text(model: ClientModel) -> str:
+    table = model.table
+    if table is None:
+        return "your seat is held."
+    then = {
+        "bot": "then the bot plays for you",
+        "wait": "then the game waits for you",
+        "forfeit": "then you forfeit",
+    }.get(table.on_hold_expiry, "")
+    return f"your seat is held {table.hold_seconds} s, {then}."
 
 
 def _score_sheet(model: ClientModel) -> list[Line]:

@@ -88,7 +88,7 @@ def make_key_bindings(model: ClientModel) -> KeyBindings:
     @bindings.add(Keys.ControlQ)
     @bindings.add(Keys.F10)
     def _quit(event: KeyPressEvent) -> None:
-        model.request_quit()
+        model.interrupt()
         _after(event, model)
 
     for key, name in KEY_NAMES.items():

@@ -99,7 +99,10 @@ def test_a_whole_hand_against_the_bot_in_tmux() -> None:
         terminal.keys("Enter")
         time.sleep(0.3)
         assert "Hand 1 result" not in terminal.screen()
-        terminal.keys("C-c")
+        terminal.keys("C-c")  # during a game it asks first
+        time.sleep(0.3)
+        assert "Quit spades?" in terminal.screen()
+        terminal.keys("y")
         for _ in range(50):
             if "EXITED" in terminal.screen():
                 break

@@ -49,9 +49,10 @@ def test_draft_keys_keep_and_discard() -> None:
     state = advance_to(dealt(), Phase.DRAFT, 0)
     model = model_at(state)
     assert model.turn is not None and model.turn.phase == "draft"
-    model.press("x")  # arms leaving, sends nothing
-    model.press("q")
-    assert not acts(model)
+    model.press("x")  # asks whether to leave, sends nothing
+    model.press("q")  # not an answer: the question stays
+    assert not acts(model) and model.overlay is Overlay.LEAVE
+    model.press("escape")  # no
     model.press("k")
     (act,) = acts(model)
     assert isinstance(act.action, m.KeepAction) and act.version == state.version

@@ -52,7 +52,8 @@ def run_app(model: ClientModel, *chunks: str, columns: int = 80, rows: int = 24)
                 else:
                     pipe.send_text(chunk)
                 await asyncio.sleep(0.06)
-            model.request_quit()
+            if app.is_running and not (app.future is not None and app.future.done()):
+                app.exit()  # end the app without telling the model anything
             await asyncio.wait_for(task, 5)
 
     asyncio.run(run())
@@ -114,7 +115,9 @@ def test_a_half_typed_card_makes_enter_wait() -> None:
 
 def test_a_card_the_player_does_not_hold_clears_the_choice() -> None:
     state = lead_state_with_unbroken_spades()
-    missing = next(Card.of(r, s) for s in range(4) for r in range(13) if Card.of(r, s) not in state.hand_of(0))
+    missing = next(
+        Card.of(r, s) for s in range(4) for r in range(13) if Card.of(r, s) not in state.hand_of(0)
+    )
     model = model_at(state)
     run_app(model, key(missing), "\r")
     assert "do not hold" in model.flash
@@ -230,3 +233,33 @@ def test_the_leave_prompt_is_gone_at_the_next_table() -> None:
     model.handle(snapshot(state, 0))
     run_app(model, "y")
     assert not any(isinstance(s, m.Leave) for s in model.sent)
+
+
+# ---- Ctrl-C asks during a game ---------------------------------------------------------
+
+
+def test_ctrl_c_during_a_game_asks_before_quitting() -> None:
+    model = draft_model()
+    run_app(model, "\x03")
+    assert model.overlay is Overlay.QUIT
+    assert not model.quit_requested
+    run_app(model, "n")
+    assert model.overlay is None and not model.quit_requested
+    run_app(model, "\x03", "\x03")
+    assert model.quit_requested
+    assert not any(isinstance(s, m.Leave) for s in model.sent)  # quitting keeps the seat
+
+
+def test_ctrl_c_outside_a_game_quits_at_once() -> None:
+    model = ClientModel("alice")
+    run_app(model, "\x03")
+    assert model.quit_requested
+
+
+def test_the_quit_question_says_how_long_the_seat_is_held() -> None:
+    from client.render import fragments_text, render_overlay
+
+    model = draft_model()
+    model.interrupt()
+    text = fragments_text(render_overlay(model))
+    assert "held 60 s" in text and "bot plays for you" in text
