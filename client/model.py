@@ -251,6 +251,9 @@ class ClientModel:
         self.token: str | None = None
         self.player_id: str | None = None
         self.welcomed_once = False
+        self.connect_error = ""  # why the last attempt to reach the server failed
+        self.connect_attempt = (0, 0)  # (attempt, of) while the server was never reached
+        self.given_up = False  # the client stopped trying: connect_error says why
         self.screen = Screen.CONNECTING
         # lobby
         self.tables: tuple[m.TableSummary, ...] = ()
@@ -570,6 +573,11 @@ class ClientModel:
                 and last.version == view.version
             ):  # nothing changed on the server: the turn is still ours, choose again
                 self._on_your_turn(last)
+        if message.code == "unsupported_version":
+            self.connection_failed(
+                f"the server refused our protocol version: {message.message}", final=True
+            )
+            return
         if message.code == "bad_token":  # the server forgot us: start a new session
             self.token = None
             self.welcomed_once = False
@@ -611,7 +619,21 @@ class ClientModel:
     def connection_lost(self) -> None:
         """The socket dropped; the network task reconnects with the session token."""
         if self.connection != "closed":
-            self.connection = "reconnecting"
+            self.connection = "reconnecting" if self.welcomed_once else "connecting"
+
+    def connection_failed(self, reason: str, *, final: bool, attempt: int = 0, of: int = 0) -> None:
+        """Reaching the server failed for ``reason``; ``final``: the client stops trying."""
+        self.connect_error = reason
+        self.connect_attempt = (attempt, of)
+        if final:
+            self.given_up = True
+            self.connection = "closed"
+            self.screen = Screen.CONNECTING if not self.welcomed_once else self.screen
+
+    def seat_is_held(self) -> bool:
+        """Whether the server holds a seat of ours while the link is down."""
+        table = self.table
+        return table is not None and table.your_seat is not None and table.status == "playing"
 
     def _describe(self, event: m.EventMessage) -> str:
         name = self.seat_name

@@ -267,8 +267,14 @@ def render_prompt(model: ClientModel) -> StyleAndTextTuples:
 
 
 def _prompt_text(model: ClientModel) -> str:
+    if model.given_up:
+        return f"Could not connect: {model.connect_error} · q quits"
     if model.connection == "reconnecting":
-        return "Connection lost: reconnecting… (your seat is held)"
+        held = " (your seat is held)" if model.seat_is_held() else ""
+        return f"Connection lost: reconnecting…{held}"
+    if model.connection == "connecting" and model.connect_error:
+        attempt, of = model.connect_attempt
+        return f"Trying again ({attempt + 1} of {of})… {model.connect_error}"
     if model.screen is Screen.LOBBY:
         return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
     if model.screen is Screen.CONNECTING:
@@ -325,7 +331,24 @@ def render_main(model: ClientModel) -> StyleAndTextTuples:
         return _join(_lobby_lines(model))
     if model.screen is Screen.CONNECTING or model.view is None or model.table is None:
         url = f" to {model.url}" if model.url else ""
-        return _join([[("", "")], [("class:head", f"  Connecting{url}…")]])
+        if model.given_up:
+            lines = [
+                [("", "")],
+                [("class:bad", f"  Could not connect{url}")],
+                [("", "")],
+                *[[("", "  " + part)] for part in _wrap(model.connect_error, MAIN_WIDTH - 3)],
+                [("", "")],
+                [("class:dim", "  q or Ctrl-C quits")],
+            ]
+            return _join(lines)
+        lines = [[("", "")], [("class:head", f"  Connecting{url}…")]]
+        if model.connect_error:
+            attempt, of = model.connect_attempt
+            lines.append([("", "")])
+            for part in _wrap(model.connect_error, MAIN_WIDTH - 3):
+                lines.append([("class:bad", "  " + part)])
+            lines.append([("class:dim", f"  attempt {attempt} of {of} failed; trying again…")])
+        return _join(lines)
     return _join(_table_lines(model, model.view))
 
 
