@@ -97,12 +97,24 @@ class Settings:
     auto_play_one: bool = True
     ascii_cards: bool = False
     confirm_before_play: bool = True
+    trick_pause: float = 1.0  # seconds a finished trick stays on the table (0: none)
 
     ITEMS: tuple[tuple[str, str], ...] = (
         ("auto_play_one", "Auto Play One (play a forced card by itself)"),
         ("ascii_cards", "Card style: ASCII letters (CDHS) instead of ♣♦♥♠"),
         ("confirm_before_play", "Confirm before play (a typed card waits for Enter)"),
+        ("trick_pause", "Trick pause: a finished trick stays on the table"),
     )
+    PAUSES: tuple[float, ...] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+    def change(self, name: str, direction: int = 1) -> None:
+        """Toggle a switch, or step the trick pause by ``direction`` through PAUSES."""
+        if name == "trick_pause":
+            steps = self.PAUSES
+            at = min(range(len(steps)), key=lambda i: abs(steps[i] - self.trick_pause))
+            self.trick_pause = steps[(at + direction) % len(steps)]
+            return
+        setattr(self, name, not getattr(self, name))
 
 
 @dataclass
@@ -295,6 +307,11 @@ class ClientModel:
         self.quit_requested = False
         self.on_quit: Callable[[], None] | None = None
         self.on_token: Callable[[str], None] | None = None
+        # the trick pause: ``schedule(delay, callback)`` calls back later (the app uses
+        # the event loop; tests fire it by hand); without it tricks clear at once
+        self.schedule: Callable[[float, Callable[[], None]], None] | None = None
+        self.pausing = False
+        self.held: list[m.ServerMessage] = []
 
     # ---- small helpers -------------------------------------------------------------
 
@@ -364,10 +381,28 @@ class ClientModel:
     # ---- server messages -----------------------------------------------------------
 
     def handle(self, message: m.ServerMessage) -> None:
-        """Fold one server message into the model."""
+        """Fold one server message into the model. While a finished trick is on show
+        (the trick pause) messages wait, in order, until :meth:`end_pause`."""
+        if self.pausing:
+            self.held.append(message)
+            return
         handler = getattr(self, f"_on_{message.type}", None)
         if handler is not None:
             handler(message)
+
+    def end_pause(self) -> None:
+        """The trick pause is over: clear the trick and handle what waited."""
+        self.pausing = False
+        while self.held and not self.pausing:
+            self.handle(self.held.pop(0))
+
+    def _start_pause(self) -> bool:
+        delay = self.settings.trick_pause
+        if self.schedule is None or delay <= 0:
+            return False
+        self.pausing = True
+        self.schedule(delay, self.end_pause)
+        return True
 
     def _on_welcome(self, message: m.Welcome) -> None:
         first = not self.welcomed_once
@@ -464,6 +499,25 @@ class ClientModel:
     def _on_events(self, message: m.Events) -> None:
         if self.table is None or message.table != self.table.code:
             return
+        events = message.events
+        for index, event in enumerate(events[:-1]):
+            if isinstance(event, m.TrickWonEvent):
+                # a trick was finished: show it, and let what follows (the next lead,
+                # the hand's score) wait for the pause; the view's version moves on
+                # with the last part
+                head = message.model_copy(update={"events": events[: index + 1]})
+                rest = message.model_copy(update={"events": events[index + 1 :]})
+                self._apply_events(head, version=None)
+                if self._start_pause():
+                    self.held.insert(0, rest)
+                else:
+                    self._on_events(rest)
+                return
+        self._apply_events(message, version=message.version)
+        if events and isinstance(events[-1], m.TrickWonEvent):
+            self._start_pause()
+
+    def _apply_events(self, message: m.Events, version: int | None) -> None:
         for event in message.events:
             line = self._describe(event)
             if line:
@@ -476,7 +530,7 @@ class ClientModel:
                 self.commitments[event.hand_number] = event.commitment
         if self.view is not None:
             try:
-                self.view = apply_events(self.view, message.events, message.version)
+                self.view = apply_events(self.view, message.events, version)
             except (EngineError, ValueError) as error:  # drift: wait for the next snapshot
                 self.flash = f"out of step ({error}); waiting for the server"
         if self.turn is not None and self.turn.version < message.version:
@@ -811,7 +865,7 @@ class ClientModel:
                 self.settings_row = (self.settings_row + 1) % rows
             elif key in ("enter", "space", "left", "right"):
                 name = Settings.ITEMS[self.settings_row][0]
-                setattr(self.settings, name, not getattr(self.settings, name))
+                self.settings.change(name, -1 if key == "left" else 1)
             return
         if overlay is Overlay.CHAT:
             if key == "escape":

@@ -617,7 +617,8 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         last = view.tricks[-1]
         cards = {last.leader: last.cards[0], 1 - last.leader: last.cards[1]}
     opp = 1 - me
-    dim = last is not None
+    # during the trick pause the finished trick is shown bright; after it, dimmed
+    dim = last is not None and not model.pausing
     left = [
         [("", "  " + _pad(model.seat_name(opp), 9))],
         *_prefix(_small_card(model, cards.get(opp), dim)),
@@ -638,7 +639,12 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
             )
         ],
     ]
-    if last is not None:
+    if last is not None and model.pausing:
+        takes = "take" if last.winner == view.seat else "takes"
+        info.append(
+            [("class:turn", f"{model.seat_name(last.winner)} {takes} trick {len(view.tricks)}")]
+        )
+    elif last is not None:
         info.append(
             [("class:dim", f"({model.seat_name(last.winner)} took trick {len(view.tricks)})")]
         )
@@ -848,8 +854,11 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
     if overlay is Overlay.SETTINGS:
         lines = []
         for index, (name, label) in enumerate(Settings.ITEMS):
-            on = bool(getattr(model.settings, name))
             style = "class:overlay.sel" if index == model.settings_row else ""
+            if name == "trick_pause":
+                lines.append([(style, f" [{model.settings.trick_pause:.1f} s] {label}")])
+                continue
+            on = bool(getattr(model.settings, name))
             lines.append([(style, f" [{'x' if on else ' '}] {label}")])
         lines.append([])
         lines.append([("class:dim", " ↑/↓ choose · Enter or Space toggles")])

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import ssl as ssl_module
+from collections.abc import Callable
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -37,6 +38,16 @@ async def run_session(
     model.url = url
     app = build_application(model, input=input, output=output)
     connection = Connection(url, model, redraw=app.invalidate, ssl=ssl)
+    loop = asyncio.get_running_loop()
+
+    def later(delay: float, callback: Callable[[], None]) -> None:
+        def fire() -> None:
+            callback()
+            app.invalidate()
+
+        loop.call_later(delay, fire)
+
+    model.schedule = later
     reader = asyncio.create_task(connection.run())
     try:
         await app.run_async()
