@@ -593,7 +593,9 @@ class Hub:
         seat.hold_deadline = None
         was_standing_in = seat.bot_standing_in
         seat.bot_standing_in = False
-        if was_standing_in and table.bot_task is not None:
+        # only the stand-in's own move is called off: the pending task may be the other
+        # seat's (a real bot), and cancelling that one would freeze the game
+        if was_standing_in and table.bot_task is not None and table.bot_seat == index:
             table.bot_task.cancel()
             table.bot_task = None
         conn.send(self._snapshot(table, index, None))
@@ -955,6 +957,7 @@ class Hub:
     ) -> None:
         if table.bot_task is not None:
             table.bot_task.cancel()
+        table.bot_seat = index
         table.bot_task = self.spawn(
             self._bot_turn(table, index, table.game_no, table.state.version, level, delay, forced)
         )
