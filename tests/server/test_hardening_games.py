@@ -51,3 +51,23 @@ def test_a_resume_while_the_bot_is_to_move_does_not_freeze_the_game() -> None:
         assert nxt.version > turn.version + 1
 
     run(test, bot_delay=2.0)
+
+
+def test_rules_whose_scores_could_leave_the_protocol_range_are_refused_at_creation() -> None:
+    # the rule set: after 86 hands its scores no longer fit a message
+    hostile = {"bag_limit": 1, "bag_penalty": 10_000, "nil_bonus": 10_000, "target_score": 100_000}
+
+    async def test(server: RunningServer) -> None:
+        client = await Client.hello(server.url, "carol")
+        reply = await client.error(m.CreateTable(overrides=hostile, bot="easy"), "bad_rules")
+        assert "lose_score" in reply.message
+        listed = await client.request(m.ListTables(), m.TableList)
+        assert listed.tables == ()  # nothing was created
+        # with a lose_score the same penalties are bounded, so the table is fine
+        bounded = {**hostile, "lose_score": -100_000}
+        snap = await client.request(m.CreateTable(overrides=bounded), m.Snapshot)
+        assert snap.table.rules.bag_penalty == 10_000
+        for preset in ("classic", "five-hundred"):
+            await client.request(m.CreateTable(preset=preset), m.Snapshot)
+
+    run(test)
