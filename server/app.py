@@ -76,6 +76,7 @@ from protocol.codec import decode_client, encode
 from protocol.errors import ConversionError, DecodeError
 from server.bots import BotRunner
 from server.config import ServerConfig
+from server.rulebounds import check_score_range
 from server.store import Store
 from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
 
@@ -593,7 +594,9 @@ class Hub:
         seat.hold_deadline = None
         was_standing_in = seat.bot_standing_in
         seat.bot_standing_in = False
-        if was_standing_in and table.bot_task is not None:
+        # only the stand-in's own move is called off: the pending task may be the other
+        # seat's (a real bot), and cancelling that one would freeze the game
+        if was_standing_in and table.bot_task is not None and table.bot_seat == index:
             table.bot_task.cancel()
             table.bot_task = None
         conn.send(self._snapshot(table, index, None))
@@ -619,6 +622,7 @@ class Hub:
             raise RequestError("server_full", "you sit at as many tables as one player may")
         try:
             rules = RuleSet.preset(message.preset, **message.overrides)
+            check_score_range(rules)
         except (EngineError, TypeError, ValueError) as error:
             raise RequestError("bad_rules", str(error)) from None
         table = Table(
@@ -641,6 +645,9 @@ class Hub:
             table.seats[1 - index] = Seat(
                 kind="bot", name=f"bot ({message.bot})", bot_level=message.bot
             )
+        # built before the table exists anywhere: a table whose messages cannot be built
+        # fails here, loudly, never after an action
+        created = self._snapshot(table, index, message.id)
         self.tables[table.code] = table
         self._save(table)
         log.info(
@@ -649,7 +656,7 @@ class Hub:
             table.preset or "custom rules",
             "private" if table.private else "open",
         )
-        conn.send(self._snapshot(table, index, message.id))
+        conn.send(created)
         if not table.empty_seats():
             self._start_game(table)
 
@@ -852,15 +859,32 @@ class Hub:
         conn: Conn | None = None,
         req_id: int | None = None,
     ) -> None:
-        """Apply, store, then tell everyone: the one way an action enters a game."""
+        """Apply, store, then tell everyone: the one way an action enters a game.
+
+        The messages are built before the action is stored: if one cannot be built (a
+        value past the protocol's range), the game is rebuilt from the store as it was
+        and the error propagates; nothing was stored or sent.
+        """
         state = table.state
         outcome = state.apply(seat, action)  # IllegalActionError: nothing changed
+        audience = self._audience(table)
+        encoded: dict[int | None, bytes] = {}  # once per viewer kind: seat 0, 1, spectators
+        results: list[bytes] = []
         try:
+            for viewer in {viewer for viewer, _ in audience}:
+                events = convert.event_messages(outcome.for_viewer(viewer))
+                encoded[viewer] = encode(
+                    m.Events(table=table.code, version=outcome.version, events=events)
+                )
+            for event in outcome.for_viewer(None):
+                if isinstance(event, HandScored):
+                    results.append(encode(convert.hand_result_message(event.result, table.code)))
+                    log.info("table %s: hand %d scored", table.code, event.result.hand_number)
             self.store.append_action(
                 table.code, table.game_no, state.version, seat, str(action), seq
             )
         except Exception:
-            log.exception("table %s: store write failed; reloading the game", table.code)
+            log.exception("table %s: cannot record this action; reloading the game", table.code)
             self._replay(table)
             raise
         if seat is not None and seq is not None:
@@ -869,22 +893,11 @@ class Hub:
             conn.send(m.Ack(table=table.code, seq=seq, version=state.version, id=req_id))
         if isinstance(action, Deal):
             log.info("table %s: hand %d dealt", table.code, state.hand_number)
-        audience = self._audience(table)
-        encoded: dict[int | None, bytes] = {}  # once per viewer kind: seat 0, 1, spectators
         for viewer, other in audience:
-            data = encoded.get(viewer)
-            if data is None:
-                events = convert.event_messages(outcome.for_viewer(viewer))
-                data = encoded[viewer] = encode(
-                    m.Events(table=table.code, version=outcome.version, events=events)
-                )
-            other.send_bytes(data)
-        for event in outcome.for_viewer(None):
-            if isinstance(event, HandScored):
-                result = encode(convert.hand_result_message(event.result, table.code))
-                log.info("table %s: hand %d scored", table.code, event.result.hand_number)
-                for _, other in audience:
-                    other.send_bytes(result)
+            other.send_bytes(encoded[viewer])
+        for result in results:
+            for _, other in audience:
+                other.send_bytes(result)
 
     def _accept(
         self,
@@ -955,6 +968,7 @@ class Hub:
     ) -> None:
         if table.bot_task is not None:
             table.bot_task.cancel()
+        table.bot_seat = index
         table.bot_task = self.spawn(
             self._bot_turn(table, index, table.game_no, table.state.version, level, delay, forced)
         )
