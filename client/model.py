@@ -620,6 +620,8 @@ class ClientModel:
 
         if isinstance(event, m.HandStartedEvent):
             return f"Hand {event.hand_number}: {name(event.first_drafter)} draft first."
+        if isinstance(event, m.ShuffledEvent):
+            return ""  # the draft (or blind-nil) prompt that follows says enough
         if isinstance(event, m.BlindNilEvent):
             if event.declared:
                 return f"{name(event.seat)} declared BLIND NIL!"

@@ -71,6 +71,8 @@ EXAMPLE_TABLE: Final = "K7QF2MXA"
 EXAMPLE_TOKEN: Final = "q2fXq9T0d3vJm1kLZr8bYwPc4sNe7uHa6GiVoRtKxEy"
 EXAMPLE_PLAYER_ID: Final = "3f9a1c0be24d7a58"
 EXAMPLE_RECORD_ID: Final = "Zk3v9QmR2xLbT0aW"
+EXAMPLE_ENTROPY: Final = "5eed0fada0000000000000000000000000000000000000000000000000c0ffee"
+EXAMPLE_SERVER_TIME: Final = 1_790_000_000.125
 EXAMPLE_SEED: Final = b"spades2 protocol example, hand "
 """Hand ``n`` of the example game is dealt with ``example_seed(n)``."""
 
@@ -205,6 +207,7 @@ def event_examples() -> tuple[m.EventMessage, ...]:
     seen.update({type(event): event for event in event_messages(game.last_outcome.for_viewer(0))})
     return (
         seen[m.HandStartedEvent],
+        m.ShuffledEvent(hand_number=1, entropy_from=(True, True)),
         m.BlindNilEvent(seat=1, declared=False),
         seen[m.DraftTurnEvent],
         m.ExchangeEvent(seat=0, count=2, given=("3D", "KH"), received=("7C", "9C")),
@@ -220,7 +223,12 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
     """One of each client-to-server message, in the order of the ``ClientMessage`` union."""
     game = example_game()
     return (
-        m.Hello(protocol_version=m.PROTOCOL_VERSION, name="ada", id=1),
+        m.Hello(
+            protocol_version=m.PROTOCOL_VERSION,
+            protocol_minor=m.PROTOCOL_MINOR,
+            name="ada",
+            id=1,
+        ),
         m.ListTables(id=2),
         m.CreateTable(
             preset="classic", overrides={"target_score": 200}, bot="normal", seat=0, id=3
@@ -239,14 +247,17 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
         m.Leave(code=EXAMPLE_TABLE, id=9),
         m.Rematch(code=EXAMPLE_TABLE, id=10),
         m.GetRecord(record_id=EXAMPLE_RECORD_ID, id=11),
+        m.Entropy(code=EXAMPLE_TABLE, hand_number=1, value=EXAMPLE_ENTROPY, id=13),
         m.Ping(nonce=42, id=12),
     )
 
 
 def example_snapshot() -> m.Snapshot:
     """A typical snapshot: seat 0 in the middle of the play of hand 1."""
-    view = view_message(example_game().mid_play, EXAMPLE_TABLE)
-    return m.Snapshot(table=example_table_info(), view=view, id=4)
+    mid_play = example_game().mid_play
+    view = view_message(mid_play, EXAMPLE_TABLE)
+    turn = your_turn_message(mid_play, EXAMPLE_TABLE) if mid_play.my_turn else None
+    return m.Snapshot(table=example_table_info(), view=view, your_turn=turn, id=4)
 
 
 def example_events() -> m.Events:
@@ -274,6 +285,9 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             resumed=False,
             tables=(),
             id=1,
+            protocol_minor=m.PROTOCOL_MINOR,
+            server_time=EXAMPLE_SERVER_TIME,
+            entropy_seconds=2.0,
         ),
         m.TableList(
             tables=(
@@ -321,6 +335,7 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             record_json='{"format": "spades-record/1", "rules": {"target_score": 300}}',
             id=11,
         ),
+        m.EntropyAccepted(table=EXAMPLE_TABLE, hand_number=1, id=13),
         m.Pong(nonce=42, id=12),
         m.Left(table=EXAMPLE_TABLE, id=9),
     )

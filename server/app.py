@@ -72,7 +72,7 @@ from engine import (
 )
 from protocol import convert
 from protocol import messages as m
-from protocol.codec import decode_client, encode
+from protocol.codec import decode_client, encode, encode_for
 from protocol.errors import ConversionError, DecodeError
 from server.bots import BotRunner
 from server.config import ServerConfig
@@ -102,6 +102,10 @@ class _Bucket:
         self.tokens = float(burst)
         self.last = time.monotonic()
 
+    def credit(self, count: int) -> None:
+        """Give back ``count`` tokens (never above ``burst``): the server asked for a reply."""
+        self.tokens = min(self.burst, self.tokens + count)
+
     def take(self) -> bool:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
@@ -130,6 +134,7 @@ class Conn:
         "config",
         "hub",
         "id",
+        "minor",
         "pending",
         "player",
         "rate",
@@ -145,6 +150,7 @@ class Conn:
         self.config = config
         self.hub = hub
         self.pending: list[bytes] = []
+        self.minor = m.PROTOCOL_MINOR  # 1.1 until hello says 1.0
         self.player: Player | None = None
         self.watching: set[str] = set()
         self.rate = _Bucket(config.rate_messages_per_second, config.rate_burst)
@@ -154,9 +160,12 @@ class Conn:
         self.close_task: asyncio.Task[None] | None = None
 
     def send(self, message: BaseModel) -> None:
-        """Queue ``message`` for this connection (dropped once it is closing)."""
+        """Queue ``message`` for this connection (dropped once it is closing), in the form
+        of the protocol minor version it speaks (a message new in 1.1 skips a 1.0 one)."""
         if not self.closed:
-            self.send_bytes(encode(message))
+            data = encode(message) if self.minor == m.PROTOCOL_MINOR else encode_for(message, 0)
+            if data is not None:
+                self.send_bytes(data)
 
     def send_bytes(self, data: bytes) -> None:
         """Queue an encoded message (shared by every viewer who gets the same bytes)."""
@@ -459,10 +468,12 @@ class Hub:
         try:
             message = decode_client(data, self.config.max_message_bytes)  # type: ignore[arg-type]
         except DecodeError as error:
-            if not self._rate_ok(conn, None, None):
+            # the frame's type and id are echoed whenever they could be read, so a client
+            # waiting on that id is answered (protocol 1.1)
+            if not self._rate_ok(conn, error.request, error.request_id):
                 return
             code: m.ErrorCode = "too_large" if error.code == "too_large" else "bad_message"
-            conn.send(_error(code, str(error), None, None))
+            conn.send(_error(code, str(error), error.request, error.request_id))
             return
         if not self._rate_ok(conn, message.type, message.id):
             return
@@ -560,6 +571,7 @@ class Hub:
             token, resumed = secrets.token_urlsafe(32), False
             self.store.add_player(player_id, name, token)
             player = self.players[player_id] = Player(player_id, name)
+        conn.minor = min(message.protocol_minor, m.PROTOCOL_MINOR)
         old = player.conn
         if old is not None and old is not conn:
             old.player = None
@@ -577,6 +589,9 @@ class Hub:
                 resumed=resumed,
                 tables=tuple(t.code for t in seated),
                 id=message.id,
+                protocol_minor=conn.minor,
+                server_time=time.time(),
+                entropy_seconds=self.config.entropy_seconds,
             )
         )
         log.info("connection %d: player %s %s", conn.id, player.id, "resumed" if resumed else "new")
@@ -812,18 +827,23 @@ class Hub:
             if seat.kind == "bot":
                 seat.rematch = True
         self._save(table)
-        conn.send(self._snapshot(table, index, message.id))
-        if all(seat.kind != "empty" and seat.rematch for seat in table.seats):
-            log.info("table %s: rematch", table.code)
-            table.game_no += 1
-            table.record_id = None
-            for seat in table.seats:
-                seat.rematch = False
-                seat.seqs = {}
-            table.state = type(table.state)(table.rules)
-            self._start_game(table)
-        else:
+        if not all(seat.kind != "empty" and seat.rematch for seat in table.seats):
+            conn.send(self._snapshot(table, index, message.id))
             self._send_update(table, skip=conn)
+            return
+        log.info("table %s: rematch", table.code)
+        table.game_no += 1
+        table.record_id = None
+        for seat in table.seats:
+            seat.rematch = False
+            seat.seqs = {}
+        table.state = type(table.state)(table.rules)
+        table.status = "playing"
+        # everyone at the table gets the new game's snapshot (version 0) before its first
+        # events, so nobody sees a gap; the asker's carries the request's id
+        for viewer, other in self._audience(table):
+            other.send(self._snapshot(table, viewer, message.id if other is conn else None))
+        self._start_game(table)
 
     def _get_record(self, conn: Conn, player: Player, message: m.GetRecord) -> None:
         text = self.store.record_json(message.record_id)
@@ -870,15 +890,17 @@ class Hub:
         if isinstance(action, Deal):
             log.info("table %s: hand %d dealt", table.code, state.hand_number)
         audience = self._audience(table)
-        encoded: dict[int | None, bytes] = {}  # once per viewer kind: seat 0, 1, spectators
+        # once per viewer kind (seat 0, 1, spectators) and protocol minor version
+        encoded: dict[tuple[int | None, int], bytes | None] = {}
         for viewer, other in audience:
-            data = encoded.get(viewer)
-            if data is None:
+            key = (viewer, other.minor)
+            if key not in encoded:
                 events = convert.event_messages(outcome.for_viewer(viewer))
-                data = encoded[viewer] = encode(
-                    m.Events(table=table.code, version=outcome.version, events=events)
-                )
-            other.send_bytes(data)
+                message = m.Events(table=table.code, version=outcome.version, events=events)
+                encoded[key] = encode_for(message, other.minor)
+            data = encoded[key]
+            if data is not None:
+                other.send_bytes(data)
         for event in outcome.for_viewer(None):
             if isinstance(event, HandScored):
                 result = encode(convert.hand_result_message(event.result, table.code))
@@ -940,6 +962,9 @@ class Hub:
             else round(max(0.0, table.turn_deadline - self.now), 1)
         )
         conn.send(convert.your_turn_message(state.view_for(index), table.code, left))
+        # the budget gives back what an honest answer costs (a snapshot fetch and the
+        # action), so a client answering at once at full speed is never refused
+        conn.rate.credit(2)
 
     async def _turn_timer(self, table: Table, index: int, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)

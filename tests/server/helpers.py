@@ -68,9 +68,11 @@ class Client:
         return cls(ws)
 
     @classmethod
-    async def hello(cls, url: str, name: str = "p", token: str | None = None) -> Client:
+    async def hello(
+        cls, url: str, name: str = "p", token: str | None = None, minor: int = m.PROTOCOL_MINOR
+    ) -> Client:
         client = await cls.open(url)
-        await client.send(m.Hello(protocol_version=1, name=name, token=token))
+        await client.send(m.Hello(protocol_version=1, protocol_minor=minor, name=name, token=token))
         client.welcome = await client.expect(m.Welcome)
         return client
 
