@@ -17,7 +17,10 @@ How it works, in one place:
 - Every message a seat gets is built from that seat's own view (``Outcome.for_viewer``,
   ``GameState.view_for``); spectators get the ``None`` viewer's. Errors only repeat the
   engine's message, which only ever talks about the sender's own cards.
-- The server is chance: before each hand it applies ``Deal(secrets.token_bytes(32))``.
+- The server is chance. Before each hand it applies ``Commit(secrets.token_bytes(32))``
+  (``hand_started`` carries the commitment), waits up to ``entropy_seconds`` for the
+  ``entropy`` of each connected 1.1 human seat, then applies ``Shuffle`` with the values
+  that came (``b""`` for a bot or silent seat): not even the server can choose the deck.
 - Bots (and stand-ins for dropped or slow humans) think in a :class:`~server.bots.BotRunner`
   executor, after ``bot_delay``; the result is applied only if the state has not moved.
 - On start every table that is not closed is loaded and its game rebuilt from the stored
@@ -61,12 +64,14 @@ from websockets.protocol import State
 
 from engine import (
     Action,
+    Commit,
     Deal,
     EngineError,
     HandScored,
     IllegalActionError,
     PlayerAction,
     RuleSet,
+    Shuffle,
     game_record,
     parse_action,
 )
@@ -541,6 +546,7 @@ class Hub:
             m.Leave: self._leave,
             m.Rematch: self._rematch,
             m.GetRecord: self._get_record,
+            m.Entropy: self._entropy,
             m.Ping: self._ping,
         }
         handlers[type(message)](conn, player, message)
@@ -851,6 +857,71 @@ class Hub:
             raise RequestError("record_not_available", "no finished game has this record id (yet)")
         conn.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
 
+    def _entropy(self, conn: Conn, player: Player, message: m.Entropy) -> None:
+        table = self._table(message.code)
+        index = table.seat_of(player.id)
+        if index is None:
+            raise RequestError("not_seated", "you do not sit at this table")
+        if table.status == "waiting":
+            raise RequestError("game_not_started", "the game has not started")
+        if table.status != "playing":
+            raise RequestError("game_over", "the game is over")
+        state = table.state
+        if not state.awaiting_shuffle or message.hand_number != state.hand_number:
+            raise RequestError(
+                "illegal_action",
+                f"entropy for hand {message.hand_number} is not wanted now: it is taken "
+                "between that hand's hand_started and its shuffled event",
+            )
+        if table.entropy[index] is not None:
+            raise RequestError("illegal_action", "your entropy for this hand is already in")
+        if len(message.value) % 2:
+            raise RequestError("bad_message", "value: whole bytes in hex, an even length")
+        table.entropy[index] = bytes.fromhex(message.value)
+        conn.send(m.EntropyAccepted(table=table.code, hand_number=state.hand_number, id=message.id))
+        if self._entropy_complete(table):
+            self._shuffle(table)
+            self._advance(table)
+
+    def _entropy_expected(self, table: Table) -> list[int]:
+        """Seats whose entropy the shuffle waits for: humans online on a 1.1 connection
+        (none when ``entropy_seconds`` is 0: the step is off)."""
+        out: list[int] = []
+        if self.config.entropy_seconds <= 0:
+            return out
+        for index, seat in enumerate(table.seats):
+            conn = self._conn_of(seat)
+            if conn is not None and conn.minor >= 1 and not seat.bot_standing_in:
+                out.append(index)
+        return out
+
+    def _entropy_complete(self, table: Table) -> bool:
+        return all(table.entropy[index] is not None for index in self._entropy_expected(table))
+
+    def _shuffle(self, table: Table) -> None:
+        """Draw the committed hand's stock with whatever entropy came (b"" for none)."""
+        if table.entropy_task is not None:
+            table.entropy_task.cancel()
+            table.entropy_task = None
+        first, second = (value or b"" for value in table.entropy)
+        table.entropy = [None, None]
+        self._commit(table, None, Shuffle((first, second)))
+
+    async def _entropy_timer(self, table: Table, game_no: int, version: int) -> None:
+        await asyncio.sleep(self.config.entropy_seconds)
+        if table.entropy_task is asyncio.current_task():
+            table.entropy_task = None
+        if (
+            self.tables.get(table.code) is table
+            and table.status == "playing"
+            and table.game_no == game_no
+            and table.state.version == version
+            and table.state.awaiting_shuffle
+        ):
+            log.info("table %s: shuffling without the missing entropy", table.code)
+            self._shuffle(table)
+            self._advance(table)
+
     def _ping(self, conn: Conn, player: Player, message: m.Ping) -> None:
         conn.send(m.Pong(nonce=message.nonce, id=message.id))
 
@@ -887,7 +958,7 @@ class Hub:
             table.seats[seat].seqs[seq] = state.version
         if conn is not None and seq is not None:
             conn.send(m.Ack(table=table.code, seq=seq, version=state.version, id=req_id))
-        if isinstance(action, Deal):
+        if isinstance(action, Deal | Commit):
             log.info("table %s: hand %d dealt", table.code, state.hand_number)
         audience = self._audience(table)
         # once per viewer kind (seat 0, 1, spectators) and protocol minor version
@@ -931,9 +1002,23 @@ class Hub:
             if state.is_over:
                 self._finish(table, "score", state.winner)
                 return
+            if state.awaiting_shuffle:
+                if self._entropy_complete(table):
+                    self._shuffle(table)
+                    continue
+                if table.entropy_task is None:
+                    table.entropy_task = self.spawn(
+                        self._entropy_timer(table, table.game_no, state.version)
+                    )
+                return
             if not state.is_chance_node:
                 break
-            self._commit(table, None, Deal(secrets.token_bytes(32)))
+            table.entropy = [None, None]
+            self._commit(table, None, Commit(secrets.token_bytes(32)))
+            for asked in self._entropy_expected(table):
+                conn = self._conn_of(table.seats[asked])
+                if conn is not None:
+                    conn.rate.credit(1)  # the entropy it is now asked for
         if table.status != "playing":
             return
         index = table.state.current_player
@@ -1054,10 +1139,10 @@ class Hub:
         self._send_update(table)
 
     def _stop_tasks(self, table: Table, holds: bool = True) -> None:
-        for task in (table.bot_task, table.turn_task):
+        for task in (table.bot_task, table.turn_task, table.entropy_task):
             if task is not None:
                 task.cancel()
-        table.bot_task = table.turn_task = None
+        table.bot_task = table.turn_task = table.entropy_task = None
         table.turn_deadline = None
         if holds:
             for task in table.hold_tasks.values():

@@ -35,7 +35,8 @@ class ServerConfig:
     - ``chat_max_chars``, ``chat_per_second``/``chat_burst``: chat length and rate.
     - ``hello_timeout``: seconds a new connection has to send ``hello``.
     - ``entropy_seconds``: after ``hand_started``, how long the server waits for the human
-      seats' entropy before it shuffles without the missing values (protocol 1.1).
+      seats' entropy before it shuffles without the missing values (protocol 1.1); ``0``
+      turns the step off (the shuffle follows the commitment at once, without entropy).
     - ``hold_seconds``: the hold of a dropped seat when ``create_table`` does not name one.
     - ``bot_delay``: seconds a bot waits before acting, so a human can follow the play.
     - ``bot_workers``: worker processes for bot decisions; ``0`` thinks in one thread of

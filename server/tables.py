@@ -85,6 +85,10 @@ class Table:
     turn_task: asyncio.Task[None] | None = None
     turn_deadline: float | None = None
     hold_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    # the seats' entropy for the committed hand (protocol 1.1), and the task that shuffles
+    # without the missing values when they are late
+    entropy: list[bytes | None] = field(default_factory=lambda: [None, None])
+    entropy_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.state = GameState(self.rules)

@@ -32,6 +32,7 @@ TEST_CONFIG = ServerConfig(
     standin_level="easy",
     rate_messages_per_second=10_000.0,
     rate_burst=10_000,
+    entropy_seconds=0.0,  # no entropy step unless a test turns it on
 )
 
 
