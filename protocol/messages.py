@@ -88,6 +88,7 @@ __all__ = [
     "WatchTable",
     "Welcome",
     "YourTurn",
+    "stale_version_message",
 ]
 
 PROTOCOL_VERSION: Final = 1
@@ -139,7 +140,8 @@ ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-de
 ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "bad_message": "The frame is not a valid message: a text frame, not msgpack, not a map, "
     "an unknown `type`, a missing or unknown field, a value of the wrong type or out of "
-    "range (also an empty chat line). `request` is nil when the message could not be read.",
+    "range (also an empty chat line, an odd number of hex digits in `entropy`). `request` and "
+    "`id` are the frame's `type` and `id` whenever they can be read, nil otherwise.",
     "too_large": "The message is over the size limit (4096 bytes for a client message) and "
     "was refused unread. The server may instead close the connection (WebSocket close "
     "code 1009) when the frame itself is over the limit.",
@@ -157,18 +159,20 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "table_full": "Both seats of the table are taken (`join_table` or `add_bot` without a seat).",
     "seat_taken": "The seat asked for (`join_table`, `add_bot`) is not empty.",
     "not_seated": "Only a player seated at the table may do this (`action`, `add_bot`, "
-    "`rematch`); you watch it or are not there.",
+    "`rematch`, `entropy`); you watch it or are not there.",
     "not_at_table": "You neither sit at nor watch this table (`chat`, `leave`).",
     "not_your_turn": "An `action` came while another seat (or the dealer) is to move.",
     "illegal_action": "The action is not legal now (the message says why: follow suit, "
-    "spades not broken, a card you do not hold...); also `rematch` before game over.",
+    "spades not broken, a card you do not hold...); also `rematch` before game over, and "
+    "`entropy` for another hand, a second time, or after the shuffle.",
     "stale_version": "The action's `version` is not the table's current version: something "
     "happened after the state you decided on. Take the latest state (the events that "
     "followed, or a fresh snapshot) and decide again.",
     "game_not_started": "The table is still waiting for its second seat.",
     "game_over": "The game at this table is over: ask for a `rematch`, or `leave`.",
     "rate_limited": "Too many messages (or chat lines) too quickly; the request was dropped. "
-    "Slow down: many refusals in a row close the connection (close code 1008).",
+    "Slow down and send it again later: after 20 refusals in a row (the server's default), "
+    "the next message over the budget closes the connection (close code 1008).",
     "chat_too_long": "The chat line is longer than the server allows (200 characters by default).",
     "server_full": "The server holds as many connections or tables as it can, or you sit at "
     "as many tables as one player may. Try again later.",
@@ -179,6 +183,11 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
 
 An error never changes any game; ``docs/protocol.md`` lists these (generated).
 """
+
+
+def stale_version_message(current: int, sent: int) -> str:
+    """The one wording of a ``stale_version`` error's ``message`` (server and docs alike)."""
+    return f"the state is at version {current}, not {sent}"
 
 
 class _Message(BaseModel):

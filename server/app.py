@@ -754,8 +754,7 @@ class Hub:
             raise RequestError("not_your_turn", "it is not your turn")
         if message.version != state.version:
             raise RequestError(
-                "stale_version",
-                f"the state is at version {state.version}, not {message.version}",
+                "stale_version", m.stale_version_message(state.version, message.version)
             )
         try:
             action = convert.action_from_message(message.action)
