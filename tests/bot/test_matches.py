@@ -68,8 +68,10 @@ def test_easy_beats_random() -> None:
     )
 
 
-def test_normal_beats_easy() -> None:
-    assert hand_difference("normal", "easy", pairs=60, iterations=100) > 0.0
+def test_normal_beats_easy_by_a_margin() -> None:
+    # +17 points a hand on these 20 pairs at 600 playouts (at 100 playouts normal is barely
+    # ahead: +2); the margin asserted is well under both that and the benchmark's figure
+    assert hand_difference("normal", "easy", pairs=20, iterations=600) >= 5.0
 
 
 def test_hard_beats_easy() -> None:
