@@ -601,8 +601,6 @@ class ClientModel:
         self._clear_turn()
         if message.winner is None:
             self.say("The game is over.")
-        else:
-            self.say(f"Game over: {self.seat_name(message.winner)} won.")
 
     def _on_ack(self, message: m.Ack) -> None:
         if self.pending is not None and self.pending.seq == message.seq:
@@ -724,7 +722,11 @@ class ClientModel:
             return f"{name(event.trick.winner)} won trick {event.number}."
         if isinstance(event, m.HandScoredEvent):
             return ""  # the hand_result message that follows says it in full
-        return f"Game over: {name(event.winner)} won {event.scores[0]} to {event.scores[1]}."
+        if event.winner is None:
+            return "Game over."
+        won, lost = event.scores[event.winner], event.scores[1 - event.winner]
+        verb = "win" if event.winner == self.my_seat else "wins"
+        return f"Game over: {name(event.winner)} {verb} {won} to {lost}."  # winner first
 
     # ---- acting --------------------------------------------------------------------
 

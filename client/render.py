@@ -10,7 +10,7 @@ and a key-hint line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -656,8 +656,14 @@ def _prefix(lines: list[Line]) -> list[Line]:
 
 
 def _result_lines(model: ClientModel, result: EngineHandResult) -> list[Line]:
+    me = model.my_seat if model.my_seat is not None else 0
+    order = (me, 1 - me)  # you first, then the opponent (as in the side bar)
+
     def row(label: str, a: str, b: str, style: str = "") -> Line:
         return [(style, f"   {_pad(label, 16)}{_pad(a, 10, True)}{_pad(b, 10, True)}")]
+
+    def pair(label: str, text: Callable[[int], str], style: str = "") -> Line:
+        return row(label, text(order[0]), text(order[1]), style)
 
     def bid(seat: int) -> str:
         if result.blind_nil[seat]:
@@ -671,24 +677,16 @@ def _result_lines(model: ClientModel, result: EngineHandResult) -> list[Line]:
     )
     if model.settings.ascii_cards:
         check = (check[0], check[1].replace("✓", "OK").replace("✗", "!!"))
+    penalty = model.view.rules.bag_penalty if model.view else 100
     return [
-        [("class:head", f"   Hand {result.hand_number} result"), check],
-        row("", _clip(model.seat_name(0), 9), _clip(model.seat_name(1), 9), "class:head"),
-        row("bid", bid(0), bid(1)),
-        row("tricks", str(result.tricks[0]), str(result.tricks[1])),
-        row("points", f"{result.points[0]:+d}", f"{result.points[1]:+d}"),
-        row("bags added", f"+{result.bags_added[0]}", f"+{result.bags_added[1]}"),
-        row(
-            "bag penalty",
-            str(-result.bag_penalties[0] * (model.view.rules.bag_penalty if model.view else 100)),
-            str(-result.bag_penalties[1] * (model.view.rules.bag_penalty if model.view else 100)),
-        ),
-        row(
-            "total (bags)",
-            f"{result.scores[0]} ({result.bags[0]})",
-            f"{result.scores[1]} ({result.bags[1]})",
-            "class:head",
-        ),
+        [("class:head", f"   Hand {result.hand_number} result ·"), check],
+        pair("", lambda s: _clip(model.seat_name(s), 9), "class:head"),
+        pair("bid", bid),
+        pair("tricks", lambda s: str(result.tricks[s])),
+        pair("bags added", lambda s: f"+{result.bags_added[s]}"),
+        pair("bag penalty", lambda s: str(-result.bag_penalties[s] * penalty)),
+        pair("points", lambda s: f"{result.points[s]:+d}"),
+        pair("total (bags)", lambda s: f"{result.scores[s]} ({result.bags[s]})", "class:head"),
     ]
 
 
@@ -696,13 +694,13 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     over = model.game_over
     winner = over.winner if over is not None else view.winner
     scores = (over.scores[0].score, over.scores[1].score) if over else view.scores
-    me = view.seat
+    me = view.seat if view.seat is not None else 0
     if winner is None:
         head = "The game is over."
-    elif winner == me:
-        head = "You WIN!"
-    else:
-        head = f"{model.seat_name(winner)} wins."
+    else:  # the winner's name and score first
+        verb = "win" if winner == view.seat else "wins"
+        head = f"{model.seat_name(winner)} {verb} {scores[winner]} to {scores[1 - winner]}"
+        head += "!" if winner == view.seat else "."
     if over is not None and over.reason == "forfeit":
         head += " (by forfeit)"
     table = model.table
@@ -715,7 +713,13 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         [],
         [("class:turn", f"   GAME OVER · {head}")],
         [],
-        [("", f"   {model.seat_name(0)} {scores[0]}  ·  {model.seat_name(1)} {scores[1]}")],
+        [
+            (
+                "",
+                f"   {model.seat_name(me)} {scores[me]}  ·  "
+                f"{model.seat_name(1 - me)} {scores[1 - me]}",
+            )
+        ],
         [],
         [("class:dim", f"   {asked}")] if asked else [],
         [("", "   r = rematch    l = leave the table    Tab = score sheet")],
@@ -898,31 +902,55 @@ def _hold_text(model: ClientModel) -> str:
 
 
 def _score_sheet(model: ClientModel) -> list[Line]:
-    a, b = _clip(model.seat_name(0), 10), _clip(model.seat_name(1), 10)
+    """Every hand, you first: bid, tricks taken, bags added, bag penalty, the hand's
+    points (penalty included) and the running total, so each line explains itself."""
+    me = model.my_seat if model.my_seat is not None else 0
+    order = (me, 1 - me)
+    penalty = model.view.rules.bag_penalty if model.view else 100
+    cell = " {:>3} {:>2} {:>4} {:>5} {:>5} {:>6}"
+    first, second = (_clip(model.seat_name(s), 30) for s in order)
     lines: list[Line] = [
+        [("class:head", f" {'':>4} {_pad(first, 30)} │ {second}")],
         [
             (
                 "class:head",
-                f" {'hand':>4}  {_pad(a, 10)} bid tk  pts  total │ "
-                f"{_pad(b, 10)} bid tk  pts  total",
+                f" {'hand':>4}"
+                + " │".join([cell.format("bid", "tk", "bags", "pen", "pts", "total")] * 2),
             )
         ],
     ]
     for result in model.results[-12:]:
         cells = []
-        for seat in (0, 1):
+        for seat in order:
             bid = result.bids[seat]
             bid_text = "bn" if result.blind_nil[seat] else ("nil" if bid == 0 else str(bid))
+            pen = -result.bag_penalties[seat] * penalty
             cells.append(
-                f"{'':10} {bid_text:>3} {result.tricks[seat]:>2} {result.points[seat]:>+4}"
-                f" {result.scores[seat]:>6}"
+                cell.format(
+                    bid_text,
+                    result.tricks[seat],
+                    f"+{result.bags_added[seat]}",
+                    pen if pen else "",
+                    f"{result.points[seat]:+d}",
+                    result.scores[seat],
+                )
             )
         ok = "✓" if model.verified.get(result.hand_number) else "✗"
         if model.settings.ascii_cards:
             ok = "ok" if ok == "✓" else "!!"
-        lines.append([("", f" {result.hand_number:>4}  {cells[0]} │ {cells[1]} {ok}")])
+        lines.append([("", f" {result.hand_number:>4}" + " │".join(cells) + f" {ok}")])
     if not model.results:
         lines.append([("class:dim", " no hand finished yet")])
+    else:
+        lines.append([])
+        lines.append(
+            [
+                (
+                    "class:dim",
+                    " tk tricks · bags overtricks · pen bag penalty · pts the hand's points",
+                )
+            ]
+        )
     return lines
 
 

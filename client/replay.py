@@ -160,10 +160,15 @@ def render_page(
     else:
         line(" (this hand did not finish)")
     if index == len(pages) - 1 and state.is_over:
-        line(
-            f" Game over: seat {state.winner} wins {state.scores[0]} to {state.scores[1]}.",
-            "class:turn",
-        )
+        winner = state.winner
+        if winner is None:
+            line(" Game over.", "class:turn")
+        else:  # the winner's score first
+            line(
+                f" Game over: seat {winner} wins {state.scores[winner]} to "
+                f"{state.scores[1 - winner]}.",
+                "class:turn",
+            )
     out.append(("class:status", " ←/→ previous/next hand · Home/End first/last · q quit"))
     return out
 
