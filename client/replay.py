@@ -160,13 +160,13 @@ def render_page(
     else:
         line(" (this hand did not finish)")
     if index == len(pages) - 1 and state.is_over:
-        winner = state.winner
-        if winner is None:
+        champion = state.winner
+        if champion is None:
             line(" Game over.", "class:turn")
         else:  # the winner's score first
             line(
-                f" Game over: seat {winner} wins {state.scores[winner]} to "
-                f"{state.scores[1 - winner]}.",
+                f" Game over: seat {champion} wins {state.scores[champion]} to "
+                f"{state.scores[1 - champion]}.",
                 "class:turn",
             )
     out.append(("class:status", " ←/→ previous/next hand · Home/End first/last · q quit"))
