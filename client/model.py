@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 from client.state import apply_events
+from client.text import safe_text
 from engine import (
     PRESETS,
     Bid,
@@ -340,8 +341,9 @@ class ClientModel:
                 return "(empty)"
             if info.kind == "bot":
                 return "Bot"
-            if info.name:
-                return info.name
+            name = safe_text(info.name or "").strip()
+            if name:
+                return name
         return f"Seat {seat}"
 
     def hold_left(self, seat: int) -> float | None:
@@ -411,7 +413,7 @@ class ClientModel:
         if self.on_token is not None:
             self.on_token(message.token)
         self.player_id = message.player_id
-        self.name = message.name
+        self.name = safe_text(message.name)
         self.connection = "connected"
         if not first:
             self.say("Reconnected." if message.resumed else "Reconnected (new session).")
@@ -607,8 +609,9 @@ class ClientModel:
             self.pending = None
 
     def _on_error(self, message: m.ErrorMessage) -> None:
-        self.flash = f"{message.message} ({message.code})"
-        self.say(f"! {message.message}")
+        text = safe_text(message.message)
+        self.flash = f"{text} ({message.code})"
+        self.say(f"! {text}")
         if message.request == "action" or message.code in (
             "illegal_action",
             "not_your_turn",
@@ -626,9 +629,7 @@ class ClientModel:
             ):  # nothing changed on the server: the turn is still ours, choose again
                 self._on_your_turn(last)
         if message.code == "unsupported_version":
-            self.connection_failed(
-                f"the server refused our protocol version: {message.message}", final=True
-            )
+            self.connection_failed(f"the server refused our protocol version: {text}", final=True)
             return
         if message.code == "bad_token":  # the server forgot us: start a new session
             self.token = None
@@ -640,14 +641,19 @@ class ClientModel:
             self.send(m.ListTables())
 
     def _on_chat(self, message: m.ChatMessage) -> None:
-        line = f"{message.name}: {message.text}"
+        # another player's words: never drawn raw (no escapes, no new lines, no bidi)
+        line = f"{safe_text(message.name)}: {safe_text(message.text)}"
         self.chat.append(line)
         self.say(f"💬 {line}" if not self.settings.ascii_cards else f"> {line}")
 
     def _on_record(self, message: m.RecordMessage) -> None:
         self.record_json = message.record_json
         directory = self.record_dir if self.record_dir is not None else Path.cwd()
-        path = directory / f"spades-{message.record_id}.json"
+        # the file name is ours: only the id's letters, digits and dashes go into it
+        record_id = "".join(
+            c for c in message.record_id if c.isascii() and (c.isalnum() or c == "-")
+        )
+        path = directory / f"spades-{record_id or 'record'}.json"
         try:
             path.write_text(message.record_json, encoding="utf-8")
         except OSError as error:

@@ -18,6 +18,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
 from client.model import SUIT_ORDER, ClientModel, Overlay, Screen, Settings
+from client.text import safe_text, to_ascii
 from engine import Card, Phase, PlayerView
 from engine import HandResult as EngineHandResult
 
@@ -27,6 +28,7 @@ __all__ = [
     "MIN_ROWS",
     "SIDE_WIDTH",
     "STYLE",
+    "finish",
     "fragments_text",
     "render_main",
     "render_overlay",
@@ -81,6 +83,14 @@ STYLE = Style.from_dict(
 SUIT_CLASS = "cdhs"
 
 Line = list[tuple[str, str]]
+
+
+def finish(model: ClientModel, fragments: StyleAndTextTuples) -> StyleAndTextTuples:
+    """The last step of drawing: with the ASCII setting every fragment goes through
+    :func:`~client.text.to_ascii`, so nothing outside ASCII reaches the terminal."""
+    if not model.settings.ascii_cards:
+        return fragments
+    return [(item[0], to_ascii(item[1]), *item[2:]) for item in fragments]
 
 
 def fragments_text(fragments: StyleAndTextTuples) -> str:
@@ -783,7 +793,7 @@ def _lobby_lines(model: ClientModel) -> list[Line]:
         lines.append([("class:dim", "  (with the bot, or wait for a friend).")])
     for index, summary in enumerate(model.tables[:14]):
         seats = " vs ".join(
-            (s.name or (f"bot {s.bot_level}" if s.kind == "bot" else "?"))
+            (safe_text(s.name or "") or (f"bot {s.bot_level}" if s.kind == "bot" else "?"))
             if s.kind != "empty"
             else "(free)"
             for s in summary.seats
@@ -967,4 +977,5 @@ def render_screen_text(model: ClientModel) -> str:
     rows.append(fragments_text(render_status(model)))
     if model.overlay is not None:
         rows.append(fragments_text(render_overlay(model)))
-    return "\n".join(rows)
+    text = "\n".join(rows)
+    return to_ascii(text) if model.settings.ascii_cards else text

@@ -26,6 +26,7 @@ from prompt_toolkit.output import Output
 
 from client.model import hand_order
 from client.render import STYLE, fragments_text
+from client.text import safe_text, to_ascii
 from engine import (
     Card,
     Deal,
@@ -186,14 +187,19 @@ def run_replay(
         record = json.loads(Path(path).read_text(encoding="utf-8"))
         state, pages = load_pages(record)
     except (OSError, ValueError, RecordError, KeyError, TypeError) as error:
-        print(f"spades replay: cannot replay {path}: {error}")
+        # the file and its error may carry anything: never print them raw
+        print(safe_text(f"spades replay: cannot replay {path}: {error}"))
         return 1
     if not pages:
-        print(f"spades replay: {path} holds no hand")
+        print(safe_text(f"spades replay: {path} holds no hand"))
         return 1
     if print_only:
         for index in range(len(pages)):
-            print(fragments_text(render_page(state, pages, index, ascii_only)))
+            print(
+                safe_text(
+                    fragments_text(render_page(state, pages, index, ascii_only)), newlines=True
+                )
+            )
             print()
         return 0
     where = [0]
@@ -229,7 +235,12 @@ def run_replay(
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()
 
-    control = FormattedTextControl(lambda: render_page(state, pages, where[0], ascii_only))
+    def page() -> StyleAndTextTuples:
+        fragments = render_page(state, pages, where[0], ascii_only)
+        clean = to_ascii if ascii_only else str
+        return [(style, clean(safe_text(text, newlines=True))) for style, text, *_ in fragments]
+
+    control = FormattedTextControl(page)
     app: Application[None] = Application(
         layout=Layout(HSplit([Window(control)])),
         key_bindings=bindings,
