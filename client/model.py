@@ -311,6 +311,7 @@ class ClientModel:
         # the trick pause: ``schedule(delay, callback)`` calls back later (the app uses
         # the event loop; tests fire it by hand); without it tricks clear at once
         self.schedule: Callable[[float, Callable[[], None]], None] | None = None
+        self.size = (80, 24)  # the terminal's (columns, rows), kept up to date by the app
         self.pausing = False
         self.held: list[m.ServerMessage] = []
 
@@ -649,9 +650,9 @@ class ClientModel:
     def _on_record(self, message: m.RecordMessage) -> None:
         self.record_json = message.record_json
         directory = self.record_dir if self.record_dir is not None else Path.cwd()
-        # the file name is ours: only the id's letters, digits and dashes go into it
+        # the file name is ours: only the id's letters, digits, - and _ go into it
         record_id = "".join(
-            c for c in message.record_id if c.isascii() and (c.isalnum() or c == "-")
+            c for c in message.record_id if c.isascii() and (c.isalnum() or c in "-_")
         )
         path = directory / f"spades-{record_id or 'record'}.json"
         try:
@@ -660,7 +661,7 @@ class ClientModel:
             self.flash = f"cannot save the record: {error}"
             return
         self.saved_record = path
-        self.say(f"Record saved: {path.name} (spades replay {path.name})")
+        self.say(f"Record saved: {path.name}")
 
     def _on_left(self, message: m.Left) -> None:
         if self.table is not None and self.table.code == message.table:

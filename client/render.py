@@ -11,6 +11,7 @@ and a key-hint line.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -28,12 +29,14 @@ __all__ = [
     "MIN_ROWS",
     "SIDE_WIDTH",
     "STYLE",
+    "Dims",
     "finish",
     "fragments_text",
     "render_main",
     "render_overlay",
     "render_prompt",
     "render_screen_text",
+    "render_sheet",
     "render_side",
     "render_status",
     "render_title",
@@ -47,6 +50,41 @@ SIDE_WIDTH = 26
 # and the key line; below it the client draws only a notice and no game key acts
 MIN_COLUMNS = 80
 MIN_ROWS = 24
+SHEET_WIDTH = 74  # the score sheet's width (in its window, or in a column of its own)
+
+
+@dataclass(frozen=True)
+class Dims:
+    """How the screen is cut up at a terminal size: the table's width, the side bar's,
+    the score sheet's column (0: none, it is a window on Tab), the rows below the title,
+    and whether the table is drawn large (big trick cards, a taller centre panel)."""
+
+    columns: int
+    rows: int
+    main: int
+    side: int
+    sheet: int
+    body: int
+    large: bool
+
+    @classmethod
+    def of(cls, columns: int, rows: int) -> Dims:
+        """The layout for ``columns`` x ``rows`` (at least the minimum size)."""
+        columns, rows = max(columns, MIN_COLUMNS), max(rows, MIN_ROWS)
+        left = columns - MAIN_WIDTH - 1
+        sheet = SHEET_WIDTH if left >= SIDE_WIDTH + 1 + SHEET_WIDTH else 0
+        side = min(left - (sheet + 1 if sheet else 0), 60)
+        return cls(columns, rows, MAIN_WIDTH, side, sheet, rows - 3, rows >= 30)
+
+    @property
+    def centre(self) -> int:
+        """Rows of the centre panel (the draft card, bidding, the trick)."""
+        return 13 if self.large else 9
+
+
+def dims(model: ClientModel) -> Dims:
+    return Dims.of(*model.size)
+
 
 STYLE = Style.from_dict(
     {
@@ -216,6 +254,24 @@ def _small_card(model: ClientModel, card: Card | None, dim: bool = False) -> lis
     ]
 
 
+def _large_card(model: ClientModel, card: Card | None, dim: bool = False) -> list[Line]:
+    """A trick card drawn large (7 rows), for a terminal of 30 rows or more."""
+    if card is not None and not dim:
+        return _big_card(model, card)
+    ascii_only = model.settings.ascii_cards
+    h, v, tl, tr, bl, br = ("-", "|", "+", "+", "+", "+") if ascii_only else "─│┌┐└┘"
+    face = ""
+    if card is not None:
+        face = model.card_text(card)
+    inner = [_pad(face, 7), " " * 7, _pad(face, 7, right=True)] if face else [" " * 7] * 3
+    middle = [inner[0], " " * 7, inner[1], " " * 7, inner[2]]
+    return [
+        [("class:dim", tl + h * 7 + tr)],
+        *[[("class:dim", v + text + v)] for text in middle],
+        [("class:dim", bl + h * 7 + br)],
+    ]
+
+
 def _beside(left: list[Line], right: list[Line], gap: int = 3) -> list[Line]:
     width = max((_width(line) for line in left), default=0)
     out: list[Line] = []
@@ -264,7 +320,7 @@ def render_title(model: ClientModel) -> StyleAndTextTuples:
         "closed": "disconnected",
     }[model.connection]
     style = "class:title" if model.connection == "connected" else "class:title.warn"
-    width = MAIN_WIDTH + 1 + SIDE_WIDTH
+    width = dims(model).columns
     right = f"{state}  ?:help "
     space = max(1, width - get_cwidth(left) - get_cwidth(right))
     return [(style, _clip(left, width - get_cwidth(right) - 1) + " " * space), (style, right)]
@@ -273,7 +329,7 @@ def render_title(model: ClientModel) -> StyleAndTextTuples:
 def render_prompt(model: ClientModel) -> StyleAndTextTuples:
     """One line: what the player can do now."""
     text = _prompt_text(model)
-    return [("class:prompt", " " + _clip(text, MAIN_WIDTH + SIDE_WIDTH - 1))]
+    return [("class:prompt", " " + _clip(text, dims(model).columns - 1))]
 
 
 def _prompt_text(model: ClientModel) -> str:
@@ -293,6 +349,8 @@ def _prompt_text(model: ClientModel) -> str:
     if table is None or view is None:
         return ""
     if model.game_over is not None or view.phase is Phase.GAME_OVER:
+        if table.your_seat is None:
+            return "Game over: l leave · s save the record · Tab score sheet"
         return "Game over: r rematch · l leave · s save the record · Tab score sheet"
     if table.status == "waiting":
         return f"Waiting for an opponent · b add the bot ({model.bot_level}) · x leave"
@@ -323,7 +381,7 @@ def _prompt_text(model: ClientModel) -> str:
 
 
 def render_status(model: ClientModel) -> StyleAndTextTuples:
-    width = MAIN_WIDTH + 1 + SIDE_WIDTH
+    width = dims(model).columns
     if model.flash:
         return [("class:flash", _pad(" " + model.flash, width))]
     if model.screen is Screen.TABLE:
@@ -363,37 +421,39 @@ def render_main(model: ClientModel) -> StyleAndTextTuples:
 
 
 def _seat_header(model: ClientModel, seat: int, view: PlayerView) -> Line:
+    """One seat's line: name, what kind of seat, whose move; short enough that it and
+    the seat's bid fit the table's width (53) whatever the name."""
     table = model.table
     assert table is not None
     info = table.seats[seat]
-    name = model.seat_name(seat, you=False)
+    name = _clip(model.seat_name(seat, you=False), 11)
     me = seat == view.seat
     line: Line = [("class:head", f" {'▼' if me else '▲'} {name}")]
     if me:
         line.append(("class:dim", " (you)"))
-    if info.kind == "bot":
+    if info.kind == "bot" and not me:
         line.append(("class:dim", f" · bot {info.bot_level or ''}".rstrip()))
     elif info.kind == "human" and not me:
         if info.connected:
             line.append(("class:good", " ● online"))
+        elif info.bot_standing_in:
+            line.append(("class:bad", " ○ dropped, bot plays"))
         else:
             left = model.hold_left(seat)
-            held = f" · seat held {left:.0f}s" if left is not None else ""
+            held = f", held {left:.0f}s" if left is not None else ""
             line.append(("class:bad", f" ○ dropped{held}"))
-        if info.bot_standing_in:
-            line.append(("class:dim", " · bot standing in"))
     elif info.kind == "empty":
         line.append(("class:dim", " · empty seat"))
     if view.current_player == seat:
-        line.append(("class:turn", "  ◆ to move"))
+        line.append(("class:turn", " ◆ to move"))
     return line
 
 
 def _stats(view: PlayerView, seat: int) -> Line:
     if view.phase in (Phase.PLAY, Phase.HAND_OVER) or any(b is not None for b in view.bids):
         bid = _bid_text(view, seat)
-        return [("class:dim", f"   bid {bid} · won {view.tricks_won[seat]}")]
-    return [("class:dim", f"   drafted {view.draft_turns[seat]}/13")]
+        return [("class:dim", f"  bid {bid}, won {view.tricks_won[seat]}")]
+    return [("class:dim", f"  drafted {view.draft_turns[seat]}/13")]
 
 
 def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
@@ -411,8 +471,9 @@ def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
             [("", "   "), ("class:dim", back * count), ("", f" {count} cards "), *_stats(view, opp)]
         )
     lines.append([])
+    size = dims(model)
     centre = _centre_lines(model, view)
-    centre = (centre + [[] for _ in range(9)])[:9]
+    centre = (centre + [[] for _ in range(size.centre)])[: size.centre]
     lines.extend(centre)
     lines.append([])
     lines.append([*_seat_header(model, me, view), *_stats(view, me)])
@@ -428,7 +489,7 @@ def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     else:
         lines.extend(_hand_lines(model, view))
     lines.extend(_info_lines(model, view))
-    return lines[:20]
+    return lines[: size.body]
 
 
 def _hand_lines(model: ClientModel, view: PlayerView) -> list[Line]:
@@ -611,7 +672,7 @@ def _centre_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     if phase is Phase.PLAY:
         return _trick_lines(model, view)
     if phase is Phase.HAND_OVER and model.results:
-        return _result_lines(model, model.results[-1])[:9]
+        return _result_lines(model, model.results[-1])[: dims(model).centre]
     return [[("", "   Waiting for the next hand…")]]
 
 
@@ -629,25 +690,29 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     opp = 1 - me
     # during the trick pause the finished trick is shown bright; after it, dimmed
     dim = last is not None and not model.pausing
+    draw = _large_card if dims(model).large else _small_card
     left = [
         [("", "  " + _pad(model.seat_name(opp), 9))],
-        *_prefix(_small_card(model, cards.get(opp), dim)),
+        *_prefix(draw(model, cards.get(opp), dim)),
     ]
-    right = [[("", _pad(model.seat_name(me), 9))], *_small_card(model, cards.get(me), dim)]
+    right = [[("", _pad(model.seat_name(me), 9))], *draw(model, cards.get(me), dim)]
     number = min(13, len(view.tricks) + 1)
     broken = "spades broken" if view.spades_broken else "spades not broken"
     info: list[Line] = [
         [("class:head", f"Trick {number} of 13")],
         [("", f"{model.seat_name(leader)} lead{'' if leader == view.seat else 's'}")],
         [("class:good" if view.spades_broken else "class:dim", broken)],
-        [
-            (
-                "class:dim",
-                f"won: {_clip(model.seat_name(me), 8).replace('You', 'you')} "
-                f"{view.tricks_won[me]}/{_bid_text(view, me)}, "
-                f"{_clip(model.seat_name(opp), 8)} {view.tricks_won[opp]}/{_bid_text(view, opp)}",
-            )
-        ],
+        # tricks won against the bid, one line a seat ("blind nil" needs the room)
+        *(
+            [
+                (
+                    "class:dim",
+                    f"{_clip(model.seat_name(seat), 8)} won "
+                    f"{view.tricks_won[seat]}/{_bid_text(view, seat)}",
+                )
+            ]
+            for seat in (me, opp)
+        ),
     ]
     if last is not None and model.pausing:
         takes = "take" if last.winner == view.seat else "takes"
@@ -719,22 +784,35 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         asked = "Rematch asked by: " + ", ".join(
             model.seat_name(s) for s in (0, 1) if table.rematch[s]
         )
-    return [
-        [],
-        [("class:turn", f"   GAME OVER · {head}")],
+    lines: list[Line] = [
+        [("class:turn", f"   GAME OVER · {_clip(head, MAIN_WIDTH - 16)}")],
         [],
         [
             (
                 "",
-                f"   {model.seat_name(me)} {scores[me]}  ·  "
-                f"{model.seat_name(1 - me)} {scores[1 - me]}",
+                f"   {_clip(model.seat_name(me), 16)} {scores[me]}  ·  "
+                f"{_clip(model.seat_name(1 - me), 16)} {scores[1 - me]}",
             )
         ],
+        [("class:dim", f"   {_clip(asked, MAIN_WIDTH - 4)}")] if asked else [],
         [],
-        [("class:dim", f"   {asked}")] if asked else [],
-        [("", "   r = rematch    l = leave the table    Tab = score sheet")],
-        [("", "   s = save the game's record (then: spades replay FILE)")],
     ]
+    if table is not None and table.your_seat is not None:
+        lines.append([("", "   r rematch · l leave the table · Tab score sheet")])
+    else:  # a spectator has no rematch to ask for
+        lines.append([("", "   l leave · Tab score sheet")])
+    saved = model.saved_record
+    if saved is None:
+        lines.append([("", "   s saves the game's record to a file")])
+    else:  # the file name whole, on a line of its own, to copy
+        lines.append([("", "   record saved, to replay it:")])
+        command = f"   spades replay {saved.name}"
+        if get_cwidth(command) <= MAIN_WIDTH:
+            lines.append([("class:head", command)])
+        else:
+            lines.append([("class:head", "   spades replay \\")])
+            lines.append([("class:head", f" {saved.name}")])
+    return lines
 
 
 # ---- side bar ------------------------------------------------------------------------
@@ -743,7 +821,8 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
 def render_side(model: ClientModel) -> StyleAndTextTuples:
     lines: list[Line] = []
     view, table = model.view, model.table
-    width = SIDE_WIDTH - 1
+    size = dims(model)
+    width = size.side - 1
     if model.screen is Screen.TABLE and view is not None and table is not None:
         me = view.seat if view.seat is not None else 0
         opp = 1 - me
@@ -773,10 +852,10 @@ def render_side(model: ClientModel) -> StyleAndTextTuples:
         lines.append([("class:head", " Welcome to Spades")])
         lines.append([("class:dim", " two-handed, over the net")])
     lines.append([("class:dim", " " + "─" * 8 + " log " + "─" * (width - 14))])
-    room = 20 - len(lines)
+    room = size.body - len(lines)
     wrapped: list[str] = []
     for entry in list(model.log)[-room:]:
-        for index, part in enumerate(_wrap(entry, width - 1)):
+        for index, part in enumerate(_wrap(entry, width - 2)):
             wrapped.append((" " if index == 0 else "  ") + part)
     for part in wrapped[-room:]:
         lines.append([("class:log", _clip(part, width))])
@@ -899,6 +978,14 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
     ]
 
 
+def render_sheet(model: ClientModel) -> StyleAndTextTuples:
+    """The score sheet as a column of its own, beside the table when the terminal is
+    wide enough (see :class:`Dims`)."""
+    if model.screen is not Screen.TABLE or model.view is None:
+        return []
+    return _join([[("class:overlay.title", " Score sheet ")], [], *_score_sheet(model)])
+
+
 def _hold_text(model: ClientModel) -> str:
     table = model.table
     if table is None:
@@ -966,13 +1053,19 @@ def _score_sheet(model: ClientModel) -> list[Line]:
 
 def render_screen_text(model: ClientModel) -> str:
     """The whole screen as plain text (title, main beside side, prompt, status, overlay)."""
+    size = dims(model)
     main = fragments_text(render_main(model)).split("\n")
     side = fragments_text(render_side(model)).split("\n")
+    sheet = fragments_text(render_sheet(model)).split("\n") if size.sheet else []
     rows = [fragments_text(render_title(model))]
-    for index in range(20):
+    for index in range(size.body):
         left = main[index] if index < len(main) else ""
         right = side[index] if index < len(side) else ""
-        rows.append(_pad(left, MAIN_WIDTH) + "│" + right)
+        row = _pad(left, size.main) + "│" + right
+        if size.sheet:
+            extra = sheet[index] if index < len(sheet) else ""
+            row = _pad(row, size.main + 1 + size.side) + "│" + extra
+        rows.append(row)
     rows.append(fragments_text(render_prompt(model)))
     rows.append(fragments_text(render_status(model)))
     if model.overlay is not None:

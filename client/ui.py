@@ -37,12 +37,13 @@ from client.render import (
     MAIN_WIDTH,
     MIN_COLUMNS,
     MIN_ROWS,
-    SIDE_WIDTH,
     STYLE,
+    dims,
     finish,
     render_main,
     render_overlay,
     render_prompt,
+    render_sheet,
     render_side,
     render_status,
     render_title,
@@ -166,8 +167,26 @@ def build_layout(model: ClientModel) -> Layout:
                     ),
                     Window(
                         FormattedTextControl(lambda: finish(model, render_side(model))),
-                        width=SIDE_WIDTH,
+                        width=lambda: dims(model).side,
                         wrap_lines=False,
+                    ),
+                    ConditionalContainer(
+                        VSplit(
+                            [
+                                Window(
+                                    width=1,
+                                    char=lambda: "|" if model.settings.ascii_cards else "│",
+                                    style="class:dim",
+                                ),
+                                Window(
+                                    FormattedTextControl(
+                                        lambda: finish(model, render_sheet(model))
+                                    ),
+                                    wrap_lines=False,
+                                ),
+                            ]
+                        ),
+                        filter=Condition(lambda: dims(model).sheet > 0),
                     ),
                 ]
             ),
@@ -190,7 +209,13 @@ def build_layout(model: ClientModel) -> Layout:
         ),
         wrap_lines=False,
     )
-    return Layout(DynamicContainer(lambda: table if big_enough(get_app()) else too_small))
+
+    def current() -> FloatContainer | Window:
+        size = get_app().output.get_size()
+        model.size = (size.columns, size.rows)  # the render functions lay out for it
+        return table if big_enough(get_app()) else too_small
+
+    return Layout(DynamicContainer(current))
 
 
 def build_application(
