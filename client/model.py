@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from client.rules import field_value_text
 from client.state import apply_events
 from client.text import safe_text
 from engine import (
@@ -87,6 +88,8 @@ class Overlay(enum.StrEnum):
     CREATE = "create"
     JOIN = "join"
     WATCH = "watch"
+    PILE = "pile"  # the cards this seat saw go to the pile
+    RULES = "rules"  # the table's rules in words
     LEAVE = "leave"  # yes/no: leave a game in progress (forfeits it)
     QUIT = "quit"  # yes/no: quit the client during a game in progress
 
@@ -166,12 +169,7 @@ class CreateForm:
             return "yes" if self.private else "no"
         if name == "bot":
             return self.bot or "none (wait for a player)"
-        value = getattr(self.rules, name)
-        if isinstance(value, bool):
-            return "on" if value else "off"
-        if value is None:
-            return "none"
-        return str(value)
+        return field_value_text(name, getattr(self.rules, name))
 
     def overrides(self) -> dict[str, int | bool | str | None]:
         base = PRESETS[self.preset].to_dict()
@@ -312,6 +310,7 @@ class ClientModel:
         # the event loop; tests fire it by hand); without it tricks clear at once
         self.schedule: Callable[[float, Callable[[], None]], None] | None = None
         self.size = (80, 24)  # the terminal's (columns, rows), kept up to date by the app
+        self.tables_seen: set[str] = set()  # tables with a snapshot in this process
         self.pausing = False
         self.held: list[m.ServerMessage] = []
 
@@ -470,8 +469,12 @@ class ClientModel:
         except ProtocolError as error:
             self.flash = f"bad snapshot: {error}"
             return
+        first_sight = message.table.code not in self.tables_seen
+        self.tables_seen.add(message.table.code)
         self.view = view
         self.screen = Screen.TABLE
+        if first_sight:  # a resume in a new process, or watching a game under way
+            self._rebuild_log(view)
         if view.commitment is not None:
             self.commitments.setdefault(view.hand_number, view.commitment)
         self.results = list(view.hand_results)
@@ -483,6 +486,30 @@ class ClientModel:
             self._clear_turn()
         if view.phase is not Phase.GAME_OVER:
             self.game_over = None
+
+    def _rebuild_log(self, view: PlayerView) -> None:
+        """The log of what happened so far, from a snapshot's history (the finished
+        hands, then this hand's bids and tricks), for a client that did not see it."""
+        name = self.seat_name
+        for result in view.hand_results:
+            self.say(
+                f"Hand {result.hand_number}: {name(0)} {result.points[0]:+d}, "
+                f"{name(1)} {result.points[1]:+d}"
+            )
+        if view.hand_results and view.hand_number > len(view.hand_results):
+            self.say(f"Hand {view.hand_number} under way.")
+        for seat in (0, 1):
+            if view.blind_nil[seat]:
+                self.say(f"{name(seat)} declared BLIND NIL!")
+            elif view.bids[seat] is not None:
+                bid = view.bids[seat]
+                self.say(f"{name(seat)} bid {'nil' if bid == 0 else bid}.")
+        for number, trick in enumerate(view.tricks, 1):
+            first, second = (self.card_text(card) for card in trick.cards)
+            self.say(
+                f"{name(trick.leader)} led {first}, {name(1 - trick.leader)} played {second}: "
+                f"{name(trick.winner)} won trick {number}."
+            )
 
     def _on_table_update(self, message: m.TableUpdate) -> None:
         old = self.table
@@ -857,8 +884,11 @@ class ClientModel:
             if key not in ("escape", "enter", "space"):
                 self.press(key)  # the next hand may be waiting for this key
             return
-        if overlay in (Overlay.HELP, Overlay.SCORES):
-            if key in ("escape", "enter", "space", "q", "?", "tab"):
+        if overlay is Overlay.HELP and key == "r":
+            self.overlay = Overlay.RULES
+            return
+        if overlay in (Overlay.HELP, Overlay.SCORES, Overlay.PILE, Overlay.RULES):
+            if key in ("escape", "enter", "space", "q", "?", "tab", "p"):
                 self.overlay = None
             elif key in ("o", "m", "x", "r", "l"):  # go on to what the key normally does
                 self.overlay = None
@@ -973,8 +1003,16 @@ class ClientModel:
         if table is None:
             return
         over = self.game_over is not None or self.phase is Phase.GAME_OVER
+        if key == "p" and not over:
+            self.overlay = Overlay.PILE
+            return
+        if key == "r" and not over:
+            self.overlay = Overlay.RULES
+            return
         if over:
-            if key == "r":
+            if key == "r" and table.your_seat is None:
+                self.flash = "Watching: there is no rematch to ask for."
+            elif key == "r":
                 self.send(m.Rematch(code=table.code))
                 self.say("You asked for a rematch.")
             elif key == "l":

@@ -18,10 +18,12 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
-from client.model import SUIT_ORDER, ClientModel, Overlay, Screen, Settings
+from client.model import SUIT_ORDER, ClientModel, Overlay, Screen, Settings, hand_order
+from client.rules import FIELD_LABELS, describe_rules
 from client.text import safe_text, to_ascii
 from engine import Card, Phase, PlayerView
 from engine import HandResult as EngineHandResult
+from protocol.convert import rules_from_message
 
 __all__ = [
     "MAIN_WIDTH",
@@ -468,7 +470,12 @@ def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         lines.append([])
     else:
         lines.append(
-            [("", "   "), ("class:dim", back * count), ("", f" {count} cards "), *_stats(view, opp)]
+            [
+                ("", "   "),
+                ("class:dim", back * count),
+                ("", f" {_count(count)} "),
+                *_stats(view, opp),
+            ]
         )
     lines.append([])
     size = dims(model)
@@ -482,7 +489,7 @@ def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
             [
                 ("", "   "),
                 ("class:dim", back * view.hand_sizes[me]),
-                ("", f" {view.hand_sizes[me]} cards"),
+                ("", f" {_count(view.hand_sizes[me])}"),
             ]
         )
         lines.extend([[] for _ in range(3)])
@@ -521,20 +528,29 @@ def _hand_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     return lines
 
 
+def _count(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def pile_cards(view: PlayerView) -> list[Card]:
+    """The cards this seat saw go to the pile, grouped by suit (spades first), high first."""
+    return hand_order([*view.draft_discarded, *view.draft_seen_after_keep])
+
+
 def _info_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     """Below the hand: what this seat knows of the pile, or the exchange picks."""
     lines: list[Line] = []
     if view.phase in (Phase.DRAFT, Phase.EXCHANGE, Phase.BIDDING) and view.seat is not None:
-        known = [*view.draft_discarded, *view.draft_seen_after_keep]
-        label = "   seen, to the pile: "
+        known = pile_cards(view)
+        label = "   pile (p): "
+        room = MAIN_WIDTH - len(label) - 2
         shown: list[Card] = []
-        room = MAIN_WIDTH - len(label) - 3
-        for card in reversed(known):
+        for card in known:
             if sum(len(model.card_text(c)) + 1 for c in [*shown, card]) > room:
                 break
-            shown.insert(0, card)
-        more = [("class:dim", "… ")] if len(shown) < len(known) else []
-        lines.append([("class:dim", label), *more, *_cards(model, shown)])
+            shown.append(card)
+        more = [("class:dim", " …")] if len(shown) < len(known) else []
+        lines.append([("class:dim", label), *_cards(model, shown), *more])
         if view.exchange_given or view.exchange_received:
             lines.append(
                 [
@@ -921,6 +937,10 @@ def render_overlay(model: ClientModel) -> StyleAndTextTuples:
 def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]]:
     if overlay is Overlay.HELP:
         return "Help", [[("", " " + line)] for line in HELP.splitlines()]
+    if overlay is Overlay.PILE:
+        return "The pile: cards you saw go to it", _pile_lines(model)
+    if overlay is Overlay.RULES:
+        return "Rules at this table", _rules_lines(model)
     if overlay is Overlay.LEAVE:
         return "Leave the table?", [
             [("", " The game is not over: leaving gives up your seat and")],
@@ -967,7 +987,8 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
         lines = []
         for index, name in enumerate(form.rows()):
             style = "class:overlay.sel" if index == form.row else ""
-            lines.append([(style, f" {_pad(name, 27)} {_pad(form.value_text(name), 26)}")])
+            label = FIELD_LABELS.get(name, name)
+            lines.append([(style, f" {_pad(label, 33)} {_pad(form.value_text(name), 26)}")])
         hint = " ↑/↓ field · ←/→ change · digits type a number · Enter creates"
         lines.append([("class:bad", " " + form.error)] if form.error else [("class:dim", hint)])
         return "Create a table", lines
@@ -984,6 +1005,35 @@ def render_sheet(model: ClientModel) -> StyleAndTextTuples:
     if model.screen is not Screen.TABLE or model.view is None:
         return []
     return _join([[("class:overlay.title", " Score sheet ")], [], *_score_sheet(model)])
+
+
+def _rules_lines(model: ClientModel) -> list[Line]:
+    table = model.table
+    rules = table.rules if table is not None else None
+    if rules is None:
+        return [[("class:dim", " No table: the rules are those of the table you sit at.")]]
+    lines: list[Line] = []
+    for paragraph in describe_rules(rules_from_message(rules)):
+        for part in _wrap(paragraph, 70):
+            lines.append([("", " " + part)])
+    lines.append([("class:dim", " (docs/rules.md has them in full)")])
+    return lines
+
+
+def _pile_lines(model: ClientModel) -> list[Line]:
+    view = model.view
+    if view is None or view.seat is None:
+        return [[("class:dim", " A spectator sees no draft cards.")]]
+    cards = pile_cards(view)
+    symbols = "SHCD" if model.settings.ascii_cards else "♠♥♣♦"
+    lines: list[Line] = []
+    for symbol, suit in zip(symbols, SUIT_ORDER, strict=True):
+        row = [c for c in cards if c.suit == suit]
+        lines.append([("", f"  {symbol}  "), *_cards(model, row)])
+    lines.append([])
+    lines.append([("class:dim", f" {_count(len(cards))} seen in the draft; the other seat may")])
+    lines.append([("class:dim", " have drawn some of them in a blind nil exchange.")])
+    return lines
 
 
 def _hold_text(model: ClientModel) -> str:
