@@ -907,18 +907,19 @@ def _lobby_lines(model: ClientModel) -> list[Line]:
 HELP = """\
 At the table
   ←/→  ↑/↓    choose a card (↑/↓ jump between suits)
-  qs, 10h     type a card to choose it (rank then suit)
+  qs, 10h     type a card: a legal one becomes the chosen card
   Enter       play the chosen card / make the bid
   k / d       draft: keep / discard the card on offer
   0-13, n     bidding: your bid, n = nil
   y / n       blind nil: declare / decline
   Space       exchange: pick or drop a card
   Tab  o  m   score sheet · settings · chat
+  p  r        the pile (by suit) · the rules of this table
   x           leave the table (during a game: asks y/n)
   b           waiting: bring in the bot
   r  l  s     game over: rematch · leave · save the record
   Esc         close a window; Ctrl-C quits (asks during a game)
-Bright cards may be played, dark ones may not.
+Bright cards may be played, dark ones may not. Press r now for the rules.
 Lobby: ↑/↓ Enter join · w watch · c create · j/v code · r refresh"""
 
 
