@@ -593,7 +593,10 @@ class ClientModel:
             if len(legal) == 1 and self.settings.auto_play_one:
                 (only,) = legal
                 self.say(f"Auto Play One: {self.card_text(only)} was your only legal card.")
-                self._act(Play(only))
+                if self._act(Play(only)):  # said on the status line too, not only logged
+                    self.flash = (
+                        f"Auto Play One played {self.card_text(only)}, your only legal card."
+                    )
         elif message.phase == "exchange":
             cards = self.hand_cards()
             self.cursor = cards[0] if cards else None
