@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -287,6 +288,9 @@ class ClientModel:
         self.results: list[EngineHandResult] = []
         self.verified: dict[int, bool] = {}
         self.commitments: dict[int, str] = {}
+        # our seat's entropy per hand (protocol 1.1), and whether each shuffle used it
+        self.my_entropy: dict[int, bytes] = {}
+        self.entropy_included: dict[int, bool] = {}
         self.game_over: m.GameOver | None = None
         self.record_json: str | None = None
         self.record_dir: Path | None = None
@@ -477,6 +481,8 @@ class ClientModel:
             self._rebuild_log(view)
         if view.commitment is not None:
             self.commitments.setdefault(view.hand_number, view.commitment)
+            if view.phase is Phase.DEAL:  # resumed while the shuffle waits for entropy
+                self._send_entropy(message.table.code, view.hand_number)
         self.results = list(view.hand_results)
         for result in self.results:
             self._verify(result)
@@ -557,7 +563,9 @@ class ClientModel:
                     self.game_over = None
                     self.results = []
                     self.verified = {}
+                    self.my_entropy = {}
                 self.commitments[event.hand_number] = event.commitment
+                self._send_entropy(message.table, event.hand_number)
         if self.view is not None:
             try:
                 self.view = apply_events(self.view, message.events, version)
@@ -623,10 +631,26 @@ class ClientModel:
         if self.overlay is None or self.overlay is Overlay.RESULT:
             self.overlay = Overlay.RESULT
 
+    def _send_entropy(self, table: str, hand_number: int) -> None:
+        """Mix a value of our own into the hand's shuffle (sent after its commitment)."""
+        if self.view is None or self.view.seat is None or hand_number in self.my_entropy:
+            return
+        value = self.my_entropy[hand_number] = secrets.token_bytes(32)
+        self.send(m.Entropy(code=table, hand_number=hand_number, value=value.hex()))
+
     def _verify(self, result: EngineHandResult) -> bool:
         seen = self.commitments.get(result.hand_number, result.commitment)
         ok = seen == result.commitment and verify(result.commitment, result.seed, result.entropy)
         self.verified[result.hand_number] = ok
+        seat = self.view.seat if self.view is not None else None
+        mine = self.my_entropy.get(result.hand_number)
+        self.entropy_included[result.hand_number] = (
+            ok
+            and seat is not None
+            and mine is not None
+            and len(result.entropy) == 2
+            and result.entropy[seat] == mine
+        )
         return ok
 
     def _on_game_over(self, message: m.GameOver) -> None:
@@ -665,7 +689,13 @@ class ClientModel:
         if message.code == "bad_token":  # the server forgot us: start a new session
             self.token = None
             self.welcomed_once = False
-            self.send(m.Hello(protocol_version=m.PROTOCOL_VERSION, name=self.name))
+            self.send(
+                m.Hello(
+                    protocol_version=m.PROTOCOL_VERSION,
+                    protocol_minor=m.PROTOCOL_MINOR,
+                    name=self.name,
+                )
+            )
             return
         if self.screen is Screen.CONNECTING and message.code in ("unknown_table", "table_full"):
             self.screen = Screen.LOBBY
@@ -733,6 +763,8 @@ class ClientModel:
 
         if isinstance(event, m.HandStartedEvent):
             return f"Hand {event.hand_number}: {name(event.first_drafter)} draft first."
+        if isinstance(event, m.ShuffledEvent):
+            return ""  # the draft (or blind-nil) prompt that follows says enough
         if isinstance(event, m.BlindNilEvent):
             if event.declared:
                 return f"{name(event.seat)} declared BLIND NIL!"

@@ -145,6 +145,7 @@ class Connection:
                     self._drain_outbox()
                     hello = m.Hello(
                         protocol_version=m.PROTOCOL_VERSION,
+                        protocol_minor=m.PROTOCOL_MINOR,
                         name=self.model.name[:24] or "player",
                         token=self.model.token,
                     )

@@ -766,6 +766,8 @@ def _result_lines(model: ClientModel, result: EngineHandResult) -> list[Line]:
     check = (
         ("class:good", " shuffle verified ✓") if ok else ("class:bad", " shuffle NOT verified ✗")
     )
+    if ok and model.entropy_included.get(result.hand_number, False):
+        check = ("class:good", " shuffle verified, your entropy included ✓")
     if model.settings.ascii_cards:
         check = (check[0], check[1].replace("✓", "OK").replace("✗", "!!"))
     penalty = model.view.rules.bag_penalty if model.view else 100
