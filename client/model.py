@@ -391,6 +391,12 @@ class ClientModel:
         (the trick pause) messages wait, in order, until :meth:`end_pause`."""
         if self.pausing:
             self.held.append(message)
+            if isinstance(message, m.Events) and self.table and message.table == self.table.code:
+                # the server waits only a little for our shuffle entropy: send it now,
+                # not after the pause (a rematch's hand 1 never comes during a pause)
+                for event in message.events:
+                    if isinstance(event, m.HandStartedEvent) and event.hand_number > 1:
+                        self._send_entropy(message.table, event.hand_number)
             return
         handler = getattr(self, f"_on_{message.type}", None)
         if handler is not None:
