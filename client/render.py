@@ -3,9 +3,10 @@
 Every function here takes the :class:`~client.model.ClientModel` and returns prompt_toolkit
 ``StyleAndTextTuples``; none of them changes the model. The layout (:mod:`client.ui`)
 calls them through ``FormattedTextControl``; tests call them directly and join the text.
-The screen is laid out for 80x24: a title line, the main area (opponent, centre panel,
-your hand) beside a side bar (scores, bids, tricks, whose turn, the log), a prompt line
-and a key-hint line.
+The screen is a title line, the main area (opponent, centre panel, your hand) beside a
+side bar (scores, bids, tricks, whose turn, the log), a prompt line and a key-hint line.
+:class:`Dims` lays it out for the terminal's size (``model.size``): 80x24 at least, and
+larger cards, a longer log and the score sheet beside the table on larger terminals.
 """
 
 from __future__ import annotations
@@ -307,7 +308,7 @@ def render_title(model: ClientModel) -> StyleAndTextTuples:
     table = model.table
     if model.screen is Screen.TABLE and table is not None:
         parts.append(f"table {table.code}")
-        parts.append(table.preset or "custom rules")
+        parts.append(safe_text(table.preset or "") or "custom rules")
         if model.view is not None and model.view.hand_number:
             parts.append(f"hand {model.view.hand_number}")
         if table.your_seat is None:
@@ -896,7 +897,7 @@ def _lobby_lines(model: ClientModel) -> list[Line]:
             for s in summary.seats
         )
         text = (
-            f"  {_pad(summary.code, 9)} {_pad(summary.preset or 'custom', 13)}"
+            f"  {_pad(summary.code, 9)} {_pad(safe_text(summary.preset or '') or 'custom', 13)}"
             f"{_pad(seats, 20)} {summary.status}"
         )
         style = "class:overlay.sel" if index == model.lobby_row else ""
