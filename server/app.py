@@ -77,7 +77,7 @@ from protocol.errors import ConversionError, DecodeError
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.rulebounds import check_score_range
-from server.store import Store
+from server.store import Store, StoreError, TableRow, token_hash
 from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
 
 __all__ = ["Conn", "Hub", "RunningServer", "start_server"]
@@ -227,6 +227,10 @@ class Hub:
         self.started = time.monotonic()
         self.closing = False
         self._dirty: list[Conn] = []
+        self._writers: list[tuple[Conn, str, int | None]] = []  # requests that wrote, this turn
+        self._touched: set[str] = set()  # tables written this turn
+        self._new_players: list[tuple[Player, str]] = []  # players stored this turn
+        self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
         self._flush_handle: asyncio.Handle | None = None
 
     # ---- sending --------------------------------------------------------------------
@@ -253,19 +257,94 @@ class Hub:
             self._flush_handle.cancel()
             self._flush_handle = None
         dirty, self._dirty = self._dirty, []
+        writers, self._writers = self._writers, []
+        touched, self._touched = self._touched, set()
+        new_players, self._new_players = self._new_players, []
         try:
             self.store.commit()
-        except Exception:
-            log.exception("store commit failed; rebuilding the tables from the store")
-            self.store.rollback()
-            for table in list(self.tables.values()):
-                self._replay(table)
-            for conn in dirty:
-                conn.pending = []
-                conn.close_soon(1011, "server error; please reconnect")
+        except Exception as error:
+            for player, hashed in new_players:  # not stored after all: memory only again
+                player.unstored_token_hash = hashed
+                self.unstored[hashed] = player
+            self._commit_failed(error, dirty, writers, touched)
             return
         for conn in dirty:
             conn.flush()
+
+    def _commit_failed(
+        self,
+        error: Exception,
+        dirty: list[Conn],
+        writers: list[tuple[Conn, str, int | None]],
+        touched: set[str],
+    ) -> None:
+        """Nothing of this turn is stored: nobody hears of it, every request of the turn
+        that wrote is refused, and every table it touched goes back to its stored state."""
+        log.error("store commit failed, %d requests refused: %s", len(writers), error)
+        self.store.rollback()
+        for conn in dirty:
+            conn.pending = []
+        for code in touched:
+            self._restore(code)
+        for conn, request, req_id in writers:
+            conn.send(
+                _error(
+                    "internal_error",
+                    "the server could not store this (its disk may be full); nothing "
+                    "changed: try again",
+                    request,
+                    req_id,
+                )
+            )
+
+    def _restore(self, code: str) -> None:
+        """Bring table ``code`` back to what the store has, tell its audience, and let the
+        game go on a little later (so a store that keeps failing is not retried in a loop)."""
+        table = self.tables.get(code)
+        row = self.store.load_table(code)
+        if table is None:
+            if row is None or row.status == "closed":
+                return
+            table = self._load_row(row)
+            if table is None:
+                return
+            self.tables[code] = table
+        elif row is None or row.status == "closed":
+            self._drop_table(table)
+            return
+        else:
+            stored = Table.from_data(row.code, row.data, row.status, row.game_no)  # type: ignore[arg-type]
+            for old, new in zip(table.seats, stored.seats, strict=True):
+                if old.kind == new.kind == "human" and old.player_id == new.player_id:
+                    new.hold_deadline, new.bot_standing_in = old.hold_deadline, old.bot_standing_in
+            table.seats, table.status = stored.seats, stored.status
+            table.game_no, table.record_id = stored.game_no, stored.record_id
+            self._replay(table)
+        for index, seat in enumerate(table.seats):
+            if seat.kind == "human" and seat.player_id is not None:
+                self.seated.setdefault(seat.player_id, set()).add(code)
+                self._start_hold(table, index)
+        self._stop_tasks(table, holds=False)
+        for viewer, conn in self._audience(table):
+            conn.send(self._snapshot(table, viewer, None))
+        asyncio.get_running_loop().call_later(self.config.store_retry_seconds, self._resume, code)
+
+    def _resume(self, code: str) -> None:
+        table = self.tables.get(code)
+        if table is not None and table.status == "playing" and table.bot_task is None:
+            try:
+                self._advance(table)
+            except Exception as error:  # the store still fails: the next flush restores
+                log.error("table %s: cannot go on yet: %s", code, error)
+
+    def _drop_table(self, table: Table) -> None:
+        """Forget ``table`` in memory (it is closed, or was never stored)."""
+        self._stop_tasks(table)
+        for _, conn in self._audience(table):
+            conn.watching.discard(table.code)
+            conn.send(m.Left(table=table.code))
+        table.spectators.clear()
+        self.tables.pop(table.code, None)
 
     # ---- utilities ------------------------------------------------------------------
 
@@ -304,6 +383,7 @@ class Hub:
         return out
 
     def _save(self, table: Table) -> None:
+        self._touched.add(table.code)
         self.store.save_table(table.code, table.to_data(), table.status, table.game_no)
 
     def _send_update(self, table: Table, skip: Conn | None = None) -> None:
@@ -330,6 +410,12 @@ class Hub:
         return out
 
     def _sit(self, table: Table, index: int, player: Player) -> None:
+        hashed = player.unstored_token_hash
+        if hashed is not None:
+            self.store.add_player_hashed(player.id, player.name, hashed)
+            player.unstored_token_hash = None
+            del self.unstored[hashed]
+            self._new_players.append((player, hashed))
         table.seats[index] = Seat(kind="human", player_id=player.id, name=player.name)
         self.seated.setdefault(player.id, set()).add(table.code)
 
@@ -348,16 +434,17 @@ class Hub:
     # ---- start-up -------------------------------------------------------------------
 
     def load(self) -> None:
-        """Load every table that is not closed and rebuild its game from its actions."""
+        """Load every table that is not closed and rebuild its game from its actions.
+
+        A table whose stored data cannot be read or replayed is left out (and reported by
+        code, one log line each); the others load.
+        """
+        bad: list[str] = []
         for row in self.store.load_tables():
-            table = Table.from_data(row.code, row.data, row.status, row.game_no)  # type: ignore[arg-type]
-            self._replay(table)
-            for seat in table.seats:
-                if seat.kind == "human" and seat.player_id is not None:
-                    self.players.setdefault(
-                        seat.player_id, Player(seat.player_id, seat.name or "?")
-                    )
-                    self.seated.setdefault(seat.player_id, set()).add(row.code)
+            table = self._load_row(row)
+            if table is None:
+                bad.append(row.code)
+                continue
             self.tables[table.code] = table
             log.info(
                 "table %s: loaded (%s, game %d, version %d)",
@@ -366,11 +453,29 @@ class Hub:
                 table.game_no,
                 table.state.version,
             )
+        if bad:
+            log.error("%d stored tables could not be loaded: %s", len(bad), ", ".join(bad))
         for table in list(self.tables.values()):
             for index, seat in enumerate(table.seats):
                 if seat.kind == "human":
                     self._start_hold(table, index)
             self._advance(table)
+
+    def _load_row(self, row: TableRow) -> Table | None:
+        """The table of a stored row with its game replayed, or ``None`` (logged) if the
+        row is damaged: bad JSON, missing fields, bad rules, actions that do not replay."""
+        try:
+            table = Table.from_data(row.code, row.data, row.status, row.game_no)  # type: ignore[arg-type]
+            self._replay(table)
+            table.info(None, self.players, 0.0)  # its messages can be built
+        except Exception as error:
+            log.error("table %s: stored data is damaged, not loaded: %r", row.code, error)
+            return None
+        for seat in table.seats:
+            if seat.kind == "human" and seat.player_id is not None:
+                self.players.setdefault(seat.player_id, Player(seat.player_id, seat.name or "?"))
+                self.seated.setdefault(seat.player_id, set()).add(row.code)
+        return table
 
     def _replay(self, table: Table) -> None:
         table.state = type(table.state)(table.rules)
@@ -467,10 +572,13 @@ class Hub:
             return
         if not self._rate_ok(conn, message.type, message.id):
             return
+        writes = self.store.write_attempts
         try:
             self._dispatch(conn, message)
         except RequestError as error:
             conn.send(_error(error.code, error.message, message.type, message.id))
+        except StoreError:  # logged where it happened; the flush refuses the whole turn
+            pass
         except Exception:
             log.exception("connection %d: %s failed", conn.id, message.type)
             conn.send(
@@ -478,6 +586,9 @@ class Hub:
                     "internal_error", "the server failed on this request", message.type, message.id
                 )
             )
+        finally:
+            if self.store.write_attempts != writes:
+                self._writers.append((conn, message.type, message.id))
 
     def _rate_ok(self, conn: Conn, request: str | None, req_id: int | None) -> bool:
         if conn.rate.take():
@@ -500,6 +611,11 @@ class Hub:
         if player is None or player.conn is not conn:
             return
         player.conn = None
+        if player.unstored_token_hash is not None and not self._tables_of(player.id):
+            # never sat down: nothing of them is kept
+            del self.unstored[player.unstored_token_hash]
+            del self.players[player.id]
+            return
         if self.closing:
             return
         for table in self._tables_of(player.id):
@@ -547,20 +663,26 @@ class Hub:
         if not name or not name.isprintable():
             raise RequestError("bad_name", "a name needs printable characters")
         if message.token is not None:
-            row = self.store.player_by_token(message.token)
-            if row is None:
+            fresh = self.unstored.get(token_hash(message.token))
+            row = None if fresh is not None else self.store.player_by_token(message.token)
+            if fresh is not None:
+                player = fresh
+            elif row is None:
                 raise RequestError(
                     "bad_token", "this token is not known here; say hello without one"
                 )
-            player = self.players.get(row.id)
-            if player is None:
-                player = self.players[row.id] = Player(row.id, row.name)
+            else:
+                player = self.players.get(row.id) or Player(row.id, row.name)
+                self.players[row.id] = player
             token, resumed = message.token, True
         else:
+            # kept in memory only until the player first sits down (see _sit)
             player_id = secrets.token_hex(8)
             token, resumed = secrets.token_urlsafe(32), False
-            self.store.add_player(player_id, name, token)
-            player = self.players[player_id] = Player(player_id, name)
+            hashed = token_hash(token)
+            player = Player(player_id, name, unstored_token_hash=hashed)
+            self.players[player_id] = player
+            self.unstored[hashed] = player
         old = player.conn
         if old is not None and old is not conn:
             old.player = None
@@ -867,6 +989,7 @@ class Hub:
         """
         state = table.state
         outcome = state.apply(seat, action)  # IllegalActionError: nothing changed
+        self._touched.add(table.code)
         audience = self._audience(table)
         encoded: dict[int | None, bytes] = {}  # once per viewer kind: seat 0, 1, spectators
         results: list[bytes] = []
@@ -883,6 +1006,10 @@ class Hub:
             self.store.append_action(
                 table.code, table.game_no, state.version, seat, str(action), seq
             )
+        except StoreError as error:  # the flush that follows restores every table
+            log.error("table %s: cannot store this action: %s", table.code, error)
+            self._replay(table)
+            raise
         except Exception:
             log.exception("table %s: cannot record this action; reloading the game", table.code)
             self._replay(table)

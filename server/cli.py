@@ -19,6 +19,7 @@ import signal
 import sys
 
 from server.config import ServerConfig, default_db_path
+from server.errors import ServerError
 
 __all__ = ["add_bot_arguments", "add_serve_arguments", "config_from_args", "run_bot", "run_serve"]
 
@@ -157,10 +158,18 @@ def run_serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    config = config_from_args(args)
     try:
-        asyncio.run(_serve(config_from_args(args)))
+        asyncio.run(_serve(config))
+    except ServerError as error:  # the store cannot be opened: already one clear line
+        print(f"spades server: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
-        print(f"spades server: cannot listen: {error}", file=sys.stderr)
+        reason = error.strerror or str(error)
+        print(
+            f"spades server: cannot listen on {config.host}:{config.port}: {reason}",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:
         pass

@@ -45,6 +45,8 @@ class ServerConfig:
     - ``send_queue_limit``: messages queued for a slow reader before it is disconnected.
     - ``send_buffer_bytes``: bytes waiting in the socket for a slow reader before it is
       disconnected.
+    - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
+      game waits before the server moves on in it again (deals, bots).
     """
 
     host: str = "127.0.0.1"
@@ -71,6 +73,7 @@ class ServerConfig:
     close_timeout: float = 2.0
     send_queue_limit: int = 2000
     send_buffer_bytes: int = 4 * 1024 * 1024
+    store_retry_seconds: float = 1.0
 
     @property
     def database(self) -> str:

@@ -25,11 +25,17 @@ Level = Literal["easy", "normal", "hard"]
 
 @dataclass
 class Player:
-    """A person with a session token; ``conn`` is their live connection, if any."""
+    """A person with a session token; ``conn`` is their live connection, if any.
+
+    ``unstored_token_hash`` is set while the player has never sat down: such a player is
+    kept only in memory (and forgotten when they leave), so a flood of hellos writes
+    nothing; the store gets them when they first take a seat.
+    """
 
     id: str
     name: str
     conn: Conn | None = None
+    unstored_token_hash: str | None = None
 
 
 @dataclass
@@ -105,6 +111,12 @@ class Table:
 
     @classmethod
     def from_data(cls, code: str, data: dict[str, Any], status: Status, game_no: int) -> Table:
+        """The table stored as ``data``; raises ``KeyError``/``ValueError``/``TypeError`` or
+        an ``EngineError`` when the data is damaged."""
+        if status not in ("waiting", "playing", "finished", "closed"):
+            raise ValueError(f"unknown table status {status!r}")
+        if len(data["seats"]) != 2:
+            raise ValueError("a table has two seats")
         table = cls(
             code=code,
             private=bool(data["private"]),

@@ -1,0 +1,15 @@
+"""The server package's root error.
+
+try:
+    running = await start_server(config)
+except ServerError as error:      # e.g. StoreError: the store cannot be opened
+    print(error)
+"""
+
+from __future__ import annotations
+
+__all__ = ["ServerError"]
+
+
+class ServerError(Exception):
+    """Root of the errors the server package raises to its callers."""
