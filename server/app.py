@@ -76,6 +76,7 @@ from protocol.codec import decode_client, encode
 from protocol.errors import ConversionError, DecodeError
 from server.bots import BotRunner
 from server.config import ServerConfig
+from server.guard import OneLineLogger, guarded_connection, watch_stalled
 from server.rulebounds import check_score_range
 from server.store import Store, StoreError, TableRow, token_hash
 from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
@@ -1288,11 +1289,15 @@ async def start_server(config: ServerConfig) -> RunningServer:
             ping_interval=config.ping_interval,
             ping_timeout=config.ping_timeout,
             close_timeout=config.close_timeout,
+            open_timeout=config.handshake_timeout,
             max_queue=32,
+            create_connection=guarded_connection(config),
+            logger=OneLineLogger(logging.getLogger("websockets.server")),
         )
     except BaseException:
         hub.close()
         raise
+    hub.spawn(watch_stalled(lambda: server.handlers.keys(), config))
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d", config.host, port)

@@ -44,7 +44,12 @@ class ServerConfig:
       is noticed and dropped within their sum (15 s by default).
     - ``send_queue_limit``: messages queued for a slow reader before it is disconnected.
     - ``send_buffer_bytes``: bytes waiting in the socket for a slow reader before it is
-      disconnected.
+      disconnected (pongs to its pings included); a peer whose output has not drained for
+      ``ping_interval + ping_timeout`` is disconnected too.
+    - ``pings_per_second``/``ping_burst``: websocket ping frames one connection may send
+      (each costs a pong); beyond them the connection is dropped.
+    - ``handshake_timeout``: seconds a new TCP connection has to finish its websocket
+      handshake.
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -72,8 +77,11 @@ class ServerConfig:
     ping_timeout: float = 8.0
     close_timeout: float = 2.0
     send_queue_limit: int = 2000
-    send_buffer_bytes: int = 4 * 1024 * 1024
+    send_buffer_bytes: int = 256 * 1024
     store_retry_seconds: float = 1.0
+    pings_per_second: float = 2.0
+    ping_burst: int = 20
+    handshake_timeout: float = 5.0
 
     @property
     def database(self) -> str:
