@@ -135,7 +135,8 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "a new connection to be someone else).",
     "bad_token": "The `token` in `hello` is not known to this server. Say `hello` without "
     "a token to start as a new player.",
-    "bad_name": "The name has no printable characters, or has characters that are not printable.",
+    "bad_name": "The name breaks the text rules (see Text rules): it has control or "
+    "invisible characters, renders empty, or is a word the game uses itself (You, Bot...).",
     "bad_rules": "`create_table` named an unknown preset, or an override that is not a rule "
     "field or has a bad value; the message says which.",
     "unknown_table": "No table has this code (it never existed, or it has closed).",
@@ -600,7 +601,8 @@ class Hello(_Message):
     protocol_version: int = Field(ge=0, le=1_000)
     """The protocol version you speak: 1."""
     name: str = Field(min_length=1, max_length=24)
-    """Your display name, 1..24 characters (spaces are collapsed)."""
+    """Your display name, 1..24 characters (spaces are collapsed; the server applies the text
+    rules of :mod:`protocol.text` and answers ``bad_name``)."""
     token: str | None = Field(default=None, max_length=64)
     """The ``token`` of an earlier ``welcome``, to resume as that player."""
     id: RequestId | None = None

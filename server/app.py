@@ -74,6 +74,7 @@ from protocol import convert
 from protocol import messages as m
 from protocol.codec import decode_client, encode
 from protocol.errors import ConversionError, DecodeError
+from protocol.text import TextError, clean_chat, clean_name
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.guard import OneLineLogger, guarded_connection, watch_stalled
@@ -660,9 +661,10 @@ class Hub:
                 f"protocol version {message.protocol_version} is not supported; "
                 f"this server speaks version {versions}",
             )
-        name = " ".join(message.name.split())
-        if not name or not name.isprintable():
-            raise RequestError("bad_name", "a name needs printable characters")
+        try:
+            name = clean_name(message.name)
+        except TextError as error:
+            raise RequestError("bad_name", str(error)) from None
         if message.token is not None:
             fresh = self.unstored.get(token_hash(message.token))
             row = None if fresh is not None else self.store.player_by_token(message.token)
@@ -880,13 +882,14 @@ class Hub:
         index = table.seat_of(player.id)
         if index is None and conn not in table.spectators:
             raise RequestError("not_at_table", "you are not at this table")
-        text = message.text.strip()
+        try:
+            text = clean_chat(message.text)  # the name rules: nothing that forges a screen
+        except TextError as error:
+            raise RequestError("bad_message", str(error)) from None
         if len(text) > self.config.chat_max_chars:
             raise RequestError(
                 "chat_too_long", f"chat is limited to {self.config.chat_max_chars} characters"
             )
-        if not text:
-            raise RequestError("bad_message", "chat text is empty")
         if not conn.chat_rate.take():
             raise RequestError("rate_limited", "too much chat; slow down")
         out = encode(m.ChatMessage(table=table.code, seat=index, name=player.name, text=text))

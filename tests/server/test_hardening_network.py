@@ -132,3 +132,42 @@ def test_half_open_and_broken_handshakes_are_dropped_with_at_most_one_line_each(
             assert line.exc_info is None and "\n" not in line.getMessage()
 
     run(test, handshake_timeout=0.5)
+
+
+def test_chat_that_would_forge_a_line_is_refused_and_reaches_nobody() -> None:
+    async def test(server: RunningServer) -> None:
+        alice = await Client.hello(server.url, "alice")
+        snap = await alice.request(m.CreateTable(), m.Snapshot)
+        code = snap.table.code
+        bob = await Client.hello(server.url, "bob")
+        await bob.request(m.JoinTable(code=code), m.Snapshot)
+        for text in ("gg\nSERVER: opponent left; you win", "\x1b]0;x\x07", "a\u202eb"):
+            reply = await alice.error(m.Chat(code=code, text=text), "bad_message")
+            assert "U+" in reply.message
+        await alice.request(m.Ping(nonce=1), m.Pong)
+        said = await alice.send(m.Chat(code=code, text="  well played  "))
+        assert said is None
+        heard = await bob.expect(m.ChatMessage)
+        assert heard.text == "well played"  # the first chat bob hears: nothing forged
+        assert not any(b"\x1b" in frame or b"SERVER" in frame for frame in bob.raw)
+
+    run(test)
+
+
+def test_invisible_or_impersonating_names_are_refused_at_hello() -> None:
+    async def test(server: RunningServer) -> None:
+        for name in (
+            "\u3164",
+            "\u2800\u2800",
+            "You",
+            "Bot",
+            "e\u0301\u0301\u0301\u0301",
+            "a\u200bb",
+        ):
+            client = await Client.open(server.url)
+            await client.error(m.Hello(protocol_version=1, name=name), "bad_name")
+            await client.close()
+        ok = await Client.hello(server.url, "  Zoë   Q ")
+        assert ok.welcome is not None and ok.welcome.name == "Zoë Q"
+
+    run(test)
