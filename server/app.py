@@ -48,6 +48,7 @@ import json
 import logging
 import random
 import secrets
+import ssl
 import time
 from collections.abc import Awaitable, Callable
 from types import TracebackType
@@ -77,6 +78,7 @@ from protocol.errors import ConversionError, DecodeError
 from protocol.text import TextError, clean_chat, clean_name
 from server.bots import BotRunner
 from server.config import ServerConfig
+from server.errors import StartupError
 from server.guard import OneLineLogger, guarded_connection, watch_stalled
 from server.rulebounds import check_score_range
 from server.store import Store, StoreError, TableRow, token_hash
@@ -1242,13 +1244,13 @@ def _peer(ws: ServerConnection) -> str:
 class RunningServer:
     """A started server: ``port``, ``url``, and ``close()`` (also an async context manager)."""
 
-    def __init__(self, hub: Hub, server: Server, host: str, port: int) -> None:
+    def __init__(self, hub: Hub, server: Server, host: str, port: int, tls: bool = False) -> None:
         self.hub = hub
         self.server = server
         self.host = host
         self.port = port
         shown = f"[{host}]" if ":" in host else host
-        self.url = f"ws://{shown}:{port}/"
+        self.url = f"{'wss' if tls else 'ws'}://{shown}:{port}/"
         self._closed = False
 
     async def close(self) -> None:
@@ -1279,6 +1281,7 @@ class RunningServer:
 
 async def start_server(config: ServerConfig) -> RunningServer:
     """Open the store, resume its unfinished games, and listen (``port=0``: any free port)."""
+    tls = _tls_context(config)
     hub = Hub(config)
     try:
         hub.load()
@@ -1296,6 +1299,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
             max_queue=32,
             create_connection=guarded_connection(config),
             logger=OneLineLogger(logging.getLogger("websockets.server")),
+            ssl=tls,
         )
     except BaseException:
         hub.close()
@@ -1303,5 +1307,23 @@ async def start_server(config: ServerConfig) -> RunningServer:
     hub.spawn(watch_stalled(lambda: server.handlers.keys(), config))
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
-    log.info("listening on %s:%d", config.host, port)
-    return RunningServer(hub, server, config.host, port)
+    log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")
+    return RunningServer(hub, server, config.host, port, tls=tls is not None)
+
+
+def _tls_context(config: ServerConfig) -> ssl.SSLContext | None:
+    """The server's TLS context (TLS 1.2 or later), or ``None`` without a certificate.
+
+    Raises :class:`StartupError` when the certificate or key cannot be loaded.
+    """
+    if config.certfile is None:
+        if config.keyfile is not None:
+            raise StartupError("--keyfile needs --certfile")
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(config.certfile, config.keyfile)
+    except (OSError, ssl.SSLError) as error:
+        raise StartupError(f"cannot load the TLS certificate {config.certfile}: {error}") from None
+    return context

@@ -105,6 +105,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.close_timeout,
         help=f"seconds to wait for a closing handshake (default {d.close_timeout:g})",
     )
+    add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
+    add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
 
 
@@ -126,6 +128,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
         close_timeout=args.close_timeout,
+        certfile=args.certfile,
+        keyfile=args.keyfile,
     )
 
 

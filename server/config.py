@@ -50,6 +50,8 @@ class ServerConfig:
       (each costs a pong); beyond them the connection is dropped.
     - ``handshake_timeout``: seconds a new TCP connection has to finish its websocket
       handshake.
+    - ``certfile``/``keyfile``: a PEM certificate (chain) and its key: the server speaks
+      TLS (``wss://``); ``keyfile`` may be left out when ``certfile`` holds both.
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -79,6 +81,8 @@ class ServerConfig:
     send_queue_limit: int = 2000
     send_buffer_bytes: int = 256 * 1024
     store_retry_seconds: float = 1.0
+    certfile: str | None = None
+    keyfile: str | None = None
     pings_per_second: float = 2.0
     ping_burst: int = 20
     handshake_timeout: float = 5.0
