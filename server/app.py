@@ -80,6 +80,7 @@ from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import StartupError
 from server.guard import OneLineLogger, guarded_connection, watch_stalled
+from server.limits import AddressLimits, LimitError
 from server.rulebounds import check_score_range
 from server.store import Store, StoreError, TableRow, token_hash
 from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
@@ -129,6 +130,7 @@ class Conn:
     _next_id = 0
 
     __slots__ = (
+        "address",
         "chat_rate",
         "close_task",
         "closed",
@@ -157,6 +159,7 @@ class Conn:
         self.strikes = 0
         self.closed = False
         self.close_task: asyncio.Task[None] | None = None
+        self.address = _address(ws)
 
     def send(self, message: BaseModel) -> None:
         """Queue ``message`` for this connection (dropped once it is closing)."""
@@ -223,6 +226,7 @@ class Hub:
         self.config = config
         self.store = Store(config.database, autocommit=False, on_begin=self._schedule_flush)
         self.bots = BotRunner(config.bot_workers, config.bot_iterations)
+        self.limits = AddressLimits(config)
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}
         self.seated: dict[str, set[str]] = {}  # player id -> codes of tables they sat at
@@ -460,6 +464,7 @@ class Hub:
         if bad:
             log.error("%d stored tables could not be loaded: %s", len(bad), ", ".join(bad))
         for table in list(self.tables.values()):
+            table.humans_gone_at = self.now if table.has_humans() else None
             for index, seat in enumerate(table.seats):
                 if seat.kind == "human":
                     self._start_hold(table, index)
@@ -527,11 +532,12 @@ class Hub:
 
     async def handler(self, ws: ServerConnection) -> None:
         conn = Conn(ws, self.config, self)
-        if len(self.conns) >= self.config.max_connections or self.closing:
+        full = len(self.conns) >= self.config.max_connections or self.closing
+        if full or not self.limits.connect(conn.address):
+            reason = "the server is full" if full else "your address has too many connections"
+            log.info("connection from %s refused: %s", _peer(ws), reason)
             with contextlib.suppress(ConnectionClosed):
-                await ws.send(
-                    encode(_error("server_full", "the server is full; try later", None, None))
-                )
+                await ws.send(encode(_error("server_full", f"{reason}; try later", None, None)))
                 await ws.close(1013, "server full")
             return
         self.conns.add(conn)
@@ -541,6 +547,7 @@ class Hub:
         except ConnectionClosed:
             pass
         finally:
+            self.limits.disconnect(conn.address)
             self.conns.discard(conn)
             conn.closed = True
             conn.pending = []
@@ -628,6 +635,8 @@ class Hub:
                 self._start_hold(table, index)
                 log.info("table %s: seat %d dropped", table.code, index)
                 self._send_update(table)
+                if not table.humans_connected(self.players):
+                    table.humans_gone_at = self.now
 
     # ---- requests -------------------------------------------------------------------
 
@@ -726,6 +735,15 @@ class Hub:
         if was_standing_in and table.bot_task is not None and table.bot_seat == index:
             table.bot_task.cancel()
             table.bot_task = None
+        table.humans_gone_at = None
+        if table.paused:
+            table.paused = False
+            other = table.seats[1 - index]
+            idle = table.bot_task is None or table.bot_task.done()
+            others_turn = table.state.current_player == 1 - index
+            bot_to_move = other.kind == "bot" or other.bot_standing_in
+            if table.status == "playing" and idle and others_turn and bot_to_move:
+                self._advance(table)  # the bots stopped while nobody was here
         conn.send(self._snapshot(table, index, None))
         self._send_update(table, skip=conn)
         log.info("table %s: seat %d back", table.code, index)
@@ -741,9 +759,12 @@ class Hub:
         conn.send(m.TableList(tables=tables, id=message.id))
 
     def _create_table(self, conn: Conn, player: Player, message: m.CreateTable) -> None:
-        open_tables = sum(1 for t in self.tables.values() if t.status != "finished")
-        if open_tables >= self.config.max_tables:
+        if len(self.tables) >= self.config.max_tables:  # finished tables hold memory too
             raise RequestError("server_full", "the server has as many tables as it can hold")
+        try:
+            self.limits.check_new_table(conn.address, self.tables.values(), message.bot is not None)
+        except LimitError as error:
+            raise RequestError("server_full", str(error)) from None
         mine = [t for t in self._tables_of(player.id) if t.status != "finished"]
         if len(mine) >= self.config.max_tables_per_player:
             raise RequestError("server_full", "you sit at as many tables as one player may")
@@ -765,6 +786,7 @@ class Hub:
             ),
             turn_seconds=message.turn_seconds,
         )
+        table.address = conn.address
         index = message.seat if message.seat is not None else 0
         self._sit(table, index, player)
         if message.bot is not None:
@@ -836,6 +858,12 @@ class Hub:
         if table.seat_of(player.id) is None:
             raise RequestError("not_seated", "only a player seated at the table may add the bot")
         index = self._free_seat(table, message.seat)
+        try:
+            self.limits.check_bot(conn.address, self.tables.values())
+        except LimitError as error:
+            raise RequestError("server_full", str(error)) from None
+        if table.address is None:
+            table.address = conn.address  # the bot's work counts for who brought it
         self.bots.warm()
         table.seats[index] = Seat(
             kind="bot", name=f"bot ({message.level})", bot_level=message.level, rematch=True
@@ -1117,7 +1145,19 @@ class Hub:
             and table.state.version == version
             and table.state.current_player == index
             and (forced or seat.kind == "bot" or seat.bot_standing_in)
+            and not (seat.kind == "human" and self._nobody_there(table))
         )
+
+    def _nobody_there(self, table: Table) -> bool:
+        """No human at ``table`` has been connected for ``standin_idle_seconds``: bots stop
+        moving for absent humans (playing nobody would only burn the CPU)."""
+        gone = table.humans_gone_at
+        if gone is None or self.now - gone <= self.config.standin_idle_seconds:
+            return False
+        if not table.paused:
+            table.paused = True
+            log.info("table %s: nobody here; stand-ins wait", table.code)
+        return True
 
     async def _bot_turn(
         self,
@@ -1192,8 +1232,11 @@ class Hub:
         seat = table.seats[index]
         if seat.kind != "human" or self._conn_of(seat) is not None or index in table.hold_tasks:
             return
-        seat.hold_deadline = self.now + table.hold_seconds
-        table.hold_tasks[index] = self.spawn(self._hold(table, index, table.hold_seconds))
+        seconds = table.hold_seconds
+        if table.status != "playing":  # nothing to come back to yet (or any more)
+            seconds = min(seconds, self.config.idle_table_hold_seconds)
+        seat.hold_deadline = self.now + seconds
+        table.hold_tasks[index] = self.spawn(self._hold(table, index, seconds))
 
     async def _hold(self, table: Table, index: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -1222,6 +1265,23 @@ class Hub:
             return
         self._send_update(table)
 
+    # ---- abandoned tables -----------------------------------------------------------
+
+    async def reap_abandoned(self) -> None:
+        """Forever: close playing tables where no human has been connected for
+        ``abandoned_table_seconds`` (tables that are not playing go when their holds do)."""
+        limit = self.config.abandoned_table_seconds
+        while True:
+            await asyncio.sleep(min(10.0, limit / 4))
+            now = self.now
+            for table in list(self.tables.values()):
+                gone = table.humans_gone_at
+                if table.status == "playing" and gone is not None and now - gone > limit:
+                    log.info("table %s: abandoned; closed", table.code)
+                    table.status = "closed"
+                    self._save(table)
+                    self._drop_table(table)
+
     # ---- shutdown -------------------------------------------------------------------
 
     def close(self) -> None:
@@ -1231,6 +1291,13 @@ class Hub:
             task.cancel()
         self.bots.close()
         self.store.close()
+
+
+def _address(ws: ServerConnection) -> str:
+    try:
+        return str(ws.remote_address[0])
+    except Exception:
+        return "?"
 
 
 def _peer(ws: ServerConnection) -> str:
@@ -1305,6 +1372,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
         hub.close()
         raise
     hub.spawn(watch_stalled(lambda: server.handlers.keys(), config))
+    hub.spawn(hub.reap_abandoned())
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")

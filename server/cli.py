@@ -185,7 +185,7 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", help="server URL, e.g. ws://127.0.0.1:8765/")
     parser.add_argument("--table", required=True, help="code of the table to sit at")
     parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
-    parser.add_argument("--name", default="bot", help="the name to sit under (default 'bot')")
+    parser.add_argument("--name", default="robot", help="the name to sit under (default 'robot')")
     parser.add_argument("--seat", type=int, choices=(0, 1), default=None, help="seat to take")
     parser.add_argument("--games", type=int, default=1, help="games to play, agreeing to rematches")
 

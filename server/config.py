@@ -52,6 +52,17 @@ class ServerConfig:
       handshake.
     - ``certfile``/``keyfile``: a PEM certificate (chain) and its key: the server speaks
       TLS (``wss://``); ``keyfile`` may be left out when ``certfile`` holds both.
+    - ``max_connections_per_address``/``max_tables_per_address``/
+      ``max_bot_tables_per_address``: what one network address may hold (``None``: a
+      quarter of ``max_connections``, a fifth of ``max_tables``, a fiftieth of
+      ``max_tables``, at least 4 each). Every table in memory counts, finished ones too.
+    - ``idle_table_hold_seconds``: the most a dropped seat is held at a table that is not
+      playing (waiting or finished), whatever the table asked for: such tables are
+      reclaimed once nobody is left.
+    - ``standin_idle_seconds``: stand-in bots stop moving once no human at the table has
+      been connected for this long; the game waits for someone to come back.
+    - ``abandoned_table_seconds``: a playing table with no human connected for this long
+      is closed (its game stays unfinished).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -82,6 +93,12 @@ class ServerConfig:
     send_buffer_bytes: int = 256 * 1024
     store_retry_seconds: float = 1.0
     certfile: str | None = None
+    max_connections_per_address: int | None = None
+    max_tables_per_address: int | None = None
+    max_bot_tables_per_address: int | None = None
+    idle_table_hold_seconds: int = 60
+    standin_idle_seconds: float = 30.0
+    abandoned_table_seconds: float = 3900.0
     keyfile: str | None = None
     pings_per_second: float = 2.0
     ping_burst: int = 20

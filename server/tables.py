@@ -88,6 +88,9 @@ class Table:
     spectators: set[Conn] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     bot_seat: int | None = None  # the seat ``bot_task`` moves for
+    address: str | None = None  # the network address that created it (not stored)
+    humans_gone_at: float | None = None  # since when no human here is connected
+    paused: bool = False  # bots stopped moving for absent humans (see Hub._nobody_there)
     turn_task: asyncio.Task[None] | None = None
     turn_deadline: float | None = None
     hold_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
@@ -142,6 +145,15 @@ class Table:
 
     def empty_seats(self) -> list[int]:
         return [index for index, seat in enumerate(self.seats) if seat.kind == "empty"]
+
+    def humans_connected(self, players: dict[str, Player]) -> bool:
+        """Whether a human seated here has a live connection."""
+        for seat in self.seats:
+            if seat.kind == "human":
+                player = players.get(seat.player_id or "")
+                if player is not None and player.conn is not None:
+                    return True
+        return False
 
     def has_humans(self) -> bool:
         return any(seat.kind == "human" for seat in self.seats)

@@ -32,6 +32,10 @@ TEST_CONFIG = ServerConfig(
     standin_level="easy",
     rate_messages_per_second=10_000.0,
     rate_burst=10_000,
+    # every test client comes from 127.0.0.1: the per-address limits get their own tests
+    max_connections_per_address=100_000,
+    max_tables_per_address=100_000,
+    max_bot_tables_per_address=100_000,
 )
 
 
