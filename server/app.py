@@ -224,7 +224,12 @@ class Hub:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(config.database, autocommit=False, on_begin=self._schedule_flush)
+        self.store = Store(
+            config.database,
+            autocommit=False,
+            on_begin=self._schedule_flush,
+            wal_limit_bytes=config.wal_limit_bytes,
+        )
         self.bots = BotRunner(config.bot_workers, config.bot_iterations)
         self.limits = AddressLimits(config)
         self.tables: dict[str, Table] = {}

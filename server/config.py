@@ -63,6 +63,8 @@ class ServerConfig:
       been connected for this long; the game waits for someone to come back.
     - ``abandoned_table_seconds``: a playing table with no human connected for this long
       is closed (its game stays unfinished).
+    - ``wal_limit_bytes``: the store's write-ahead log is truncated once it grows past
+      this (under steady writes it would otherwise never start over).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -93,6 +95,7 @@ class ServerConfig:
     send_buffer_bytes: int = 256 * 1024
     store_retry_seconds: float = 1.0
     certfile: str | None = None
+    wal_limit_bytes: int = 64 * 1024 * 1024
     max_connections_per_address: int | None = None
     max_tables_per_address: int | None = None
     max_bot_tables_per_address: int | None = None

@@ -119,6 +119,8 @@ class Store:
         path: str,
         autocommit: bool = True,
         on_begin: Callable[[], None] | None = None,
+        wal_limit_bytes: int = 64 * 1024 * 1024,
+        checkpoint_interval: float = 1.0,
     ) -> None:
         self.path = path
         self._db = self._open_db(path)
@@ -129,6 +131,11 @@ class Store:
         self.write_attempts = 0  # every write tried, so a caller can tell who wrote
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
+        self.wal_limit_bytes = wal_limit_bytes
+        self.checkpoint_interval = checkpoint_interval
+        if path != ":memory:":
+            # after a checkpoint that resets the log, the WAL file is cut back to this size
+            self._db.execute(f"PRAGMA journal_size_limit={int(wal_limit_bytes)}")
         if not autocommit and path != ":memory:":
             # checkpoints (which copy the WAL into the database and fsync it) would stall
             # the event loop inside a commit now and then: a thread does them instead
@@ -175,11 +182,17 @@ class Store:
 
     def _checkpoint_loop(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        wal = Path(self.path + "-wal")
         try:
             db.execute("PRAGMA busy_timeout=100")
-            while not self._stop.wait(1.0):
+            while not self._stop.wait(self.checkpoint_interval):
                 with contextlib.suppress(sqlite3.Error):
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    # under steady writes a passive checkpoint never catches up with the
+                    # end of the log, so the log never starts over and grows without
+                    # end: past the limit, truncate it (writers wait a moment for that)
+                    if wal.exists() and wal.stat().st_size > self.wal_limit_bytes:
+                        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             db.close()
 
