@@ -79,7 +79,7 @@ from protocol.text import TextError, clean_chat, clean_name
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import StartupError
-from server.guard import OneLineLogger, guarded_connection, watch_stalled
+from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits, LimitError
 from server.rulebounds import check_score_range
 from server.store import Store, StoreError, TableRow, token_hash
@@ -1354,6 +1354,7 @@ class RunningServer:
 async def start_server(config: ServerConfig) -> RunningServer:
     """Open the store, resume its unfinished games, and listen (``port=0``: any free port)."""
     tls = _tls_context(config)
+    fd_limit = config.fd_limit if config.fd_limit is not None else raise_fd_limit()
     hub = Hub(config)
     try:
         hub.load()
@@ -1369,7 +1370,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
             close_timeout=config.close_timeout,
             open_timeout=config.handshake_timeout,
             max_queue=32,
-            create_connection=guarded_connection(config),
+            create_connection=guarded_connection(config, fd_limit),
             logger=OneLineLogger(logging.getLogger("websockets.server")),
             ssl=tls,
         )

@@ -65,6 +65,9 @@ class ServerConfig:
       is closed (its game stays unfinished).
     - ``wal_limit_bytes``: the store's write-ahead log is truncated once it grows past
       this (under steady writes it would otherwise never start over).
+    - ``fd_limit``: the open-file limit to plan for (``None``: raise the soft limit to the
+      hard one at start and use that); new connections are shed 128 descriptors short of
+      it, so the store and the bot workers always have theirs.
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -95,6 +98,7 @@ class ServerConfig:
     send_buffer_bytes: int = 256 * 1024
     store_retry_seconds: float = 1.0
     certfile: str | None = None
+    fd_limit: int | None = None
     wal_limit_bytes: int = 64 * 1024 * 1024
     max_connections_per_address: int | None = None
     max_tables_per_address: int | None = None

@@ -29,7 +29,36 @@ from websockets.protocol import Event
 
 from server.config import ServerConfig
 
-__all__ = ["OneLineLogger", "drop", "guarded_connection", "watch_stalled"]
+__all__ = [
+    "FD_RESERVE",
+    "OneLineLogger",
+    "drop",
+    "guarded_connection",
+    "raise_fd_limit",
+    "watch_stalled",
+]
+
+FD_RESERVE = 128
+"""Descriptors kept free of connections: the store, bot worker pools, logs, listeners."""
+
+
+def raise_fd_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit where allowed;
+    returns the soft limit now in force (``0``: unknown, no limit applied)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return 0 if soft == resource.RLIM_INFINITY else int(soft)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        return int(wanted)
+    except (ValueError, OSError):
+        return int(soft)
+
 
 log = logging.getLogger("server")
 
@@ -51,13 +80,31 @@ def _address(ws: ServerConnection) -> str:
         return "?"
 
 
-def guarded_connection(config: ServerConfig) -> type[ServerConnection]:
-    """A :class:`ServerConnection` class bounding pings and unread output per ``config``."""
+def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerConnection]:
+    """A :class:`ServerConnection` class bounding pings and unread output per ``config``.
+
+    With ``fd_limit`` (the soft limit on open files), a new TCP connection is shed at once
+    when the connections open (handshakes included) would leave fewer than
+    :data:`FD_RESERVE` descriptors for everything else.
+    """
+    budget = fd_limit - FD_RESERVE if fd_limit > 0 else 0
+    live: set[ServerConnection] = set()
 
     class GuardedConnection(ServerConnection):
         ping_tokens: float = float(config.ping_burst)
         ping_checked: float = 0.0
         stalled_since: float | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            if budget and len(live) >= budget:
+                drop(self, "near the open-file limit; new connections are shed")
+                return
+            live.add(self)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            live.discard(self)
+            super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)

@@ -13,6 +13,7 @@ import pytest
 from protocol import messages as m
 from protocol.codec import encode
 from server import RunningServer
+from server.guard import FD_RESERVE, raise_fd_limit
 from tests.server.helpers import Client, run
 
 
@@ -171,3 +172,47 @@ def test_invisible_or_impersonating_names_are_refused_at_hello() -> None:
         assert ok.welcome is not None and ok.welcome.name == "Zoë Q"
 
     run(test)
+
+
+def test_connections_are_shed_before_the_open_file_limit(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def test(server: RunningServer) -> None:
+        caplog.set_level(logging.INFO)
+        # three half-open handshakes take every descriptor the server may spend on peers
+        half_open = []
+        for _ in range(3):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"GET / HTTP/1.1\r\n")
+            half_open.append((reader, writer))
+        assert await _until(lambda: len(server.server.handlers) == 3)
+        # the next one is shed at once (long before the 30 s handshake timeout)
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        assert await asyncio.wait_for(reader.read(), 10) == b""
+        writer.close()
+        shed = [r for r in caplog.records if "shed" in r.getMessage()]
+        assert len(shed) == 1 and shed[0].exc_info is None
+        # the half-open ones give up; then an honest player gets in
+        for _, w in half_open:
+            w.close()
+        assert await _until(lambda: len(server.server.handlers) == 0)
+        honest = await Client.hello(server.url, "honest")
+        assert (await honest.request(m.Ping(nonce=2), m.Pong)).nonce == 2
+
+    run(test, fd_limit=FD_RESERVE + 3, handshake_timeout=30)
+
+
+def test_the_soft_open_file_limit_is_raised_to_the_hard_one() -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        if soft == hard:  # lower it first, so that there is something to raise
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max(256, hard // 2), hard))
+        limit = raise_fd_limit()
+        now_soft, now_hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        assert now_hard == hard
+        expected = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        assert now_soft == expected and limit == expected
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
