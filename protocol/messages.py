@@ -610,9 +610,13 @@ class Hello(_Message):
 
 
 class ListTables(_Message):
-    """Ask for the open tables (answer: ``table_list``)."""
+    """Ask for the open tables (answer: ``table_list``), a page at a time: the server answers
+    at most 50 tables; while a page is full, ask again with ``offset`` 50 further on. The
+    list may be up to a second old."""
 
     type: Literal["list_tables"] = "list_tables"
+    offset: int = Field(default=0, ge=0, le=1_000_000)
+    """How many open tables to skip (paging; 0: the first page)."""
     id: RequestId | None = None
     """Your request id, echoed in the answer."""
 

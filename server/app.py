@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import logging
 import random
@@ -85,7 +84,10 @@ from server.rulebounds import check_score_range
 from server.store import Store, StoreError, TableRow, token_hash
 from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
 
-__all__ = ["Conn", "Hub", "RunningServer", "start_server"]
+__all__ = ["LIST_PAGE_SIZE", "Conn", "Hub", "RunningServer", "start_server"]
+
+LIST_PAGE_SIZE = 50
+"""Tables in one ``table_list`` page (``list_tables`` asks for the next with ``offset``)."""
 
 log = logging.getLogger("server")
 
@@ -242,6 +244,7 @@ class Hub:
         self._dirty: list[Conn] = []
         self._writers: list[tuple[Conn, str, int | None]] = []  # requests that wrote, this turn
         self._touched: set[str] = set()  # tables written this turn
+        self._list_cache: tuple[float | None, tuple[m.TableSummary, ...]] = (None, ())
         self._new_players: list[tuple[Player, str]] = []  # players stored this turn
         self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
         self._flush_handle: asyncio.Handle | None = None
@@ -756,12 +759,16 @@ class Hub:
             self._prompt(table, index)
 
     def _list_tables(self, conn: Conn, player: Player, message: m.ListTables) -> None:
+        # built at most once per list_cache_seconds, whoever asks: listing every public
+        # table for every request would let a few clients fill a core
         now = self.now
-        shown = itertools.islice(
-            (t for t in self.tables.values() if not t.private and t.status != "closed"), 200
-        )
-        tables = tuple(table.summary(self.players, now) for table in shown)
-        conn.send(m.TableList(tables=tables, id=message.id))
+        built_at, summaries = self._list_cache
+        if built_at is None or now - built_at >= self.config.list_cache_seconds:
+            public = (t for t in self.tables.values() if not t.private and t.status != "closed")
+            summaries = tuple(table.summary(self.players, now) for table in public)
+            self._list_cache = (now, summaries)
+        page = summaries[message.offset : message.offset + LIST_PAGE_SIZE]
+        conn.send(m.TableList(tables=page, id=message.id))
 
     def _create_table(self, conn: Conn, player: Player, message: m.CreateTable) -> None:
         if len(self.tables) >= self.config.max_tables:  # finished tables hold memory too

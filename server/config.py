@@ -68,6 +68,8 @@ class ServerConfig:
     - ``fd_limit``: the open-file limit to plan for (``None``: raise the soft limit to the
       hard one at start and use that); new connections are shed 128 descriptors short of
       it, so the store and the bot workers always have theirs.
+    - ``list_cache_seconds``: how long one listing of the open tables serves every
+      ``list_tables``.
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -98,6 +100,7 @@ class ServerConfig:
     send_buffer_bytes: int = 256 * 1024
     store_retry_seconds: float = 1.0
     certfile: str | None = None
+    list_cache_seconds: float = 1.0
     fd_limit: int | None = None
     wal_limit_bytes: int = 64 * 1024 * 1024
     max_connections_per_address: int | None = None

@@ -117,3 +117,35 @@ def test_a_playing_table_abandoned_by_every_human_is_closed() -> None:
         await someone.error(m.WatchTable(code=code), "unknown_table")
 
     run(test, abandoned_table_seconds=0.3)
+
+
+def test_list_tables_is_paged_fifty_at_a_time() -> None:
+    async def test(server: RunningServer) -> None:
+        hosts = [await Client.hello(server.url, f"host{i}") for i in range(12)]
+        created = set()
+        for index in range(120):
+            snap = await hosts[index % 12].request(m.CreateTable(), m.Snapshot)
+            created.add(snap.table.code)
+        await hosts[0].request(m.CreateTable(private=True), m.Snapshot)  # never listed
+        pages = [await hosts[0].request(m.ListTables(offset=o), m.TableList) for o in (0, 50, 100)]
+        assert [len(page.tables) for page in pages] == [50, 50, 20]
+        listed = [t.code for page in pages for t in page.tables]
+        assert len(listed) == len(set(listed)) and set(listed) == created
+        assert (await hosts[0].request(m.ListTables(offset=500), m.TableList)).tables == ()
+        first = await hosts[0].request(m.ListTables(), m.TableList)  # no offset: page one
+        assert first.tables == pages[0].tables
+
+    run(test, list_cache_seconds=0.0, max_tables_per_player=20)
+
+
+def test_one_listing_serves_every_list_tables_while_it_is_fresh() -> None:
+    async def test(server: RunningServer) -> None:
+        host = await Client.hello(server.url, "host")
+        before = await host.request(m.CreateTable(), m.Snapshot)
+        listed = await host.request(m.ListTables(), m.TableList)
+        assert [t.code for t in listed.tables] == [before.table.code]
+        await host.request(m.CreateTable(), m.Snapshot)
+        again = await host.request(m.ListTables(), m.TableList)
+        assert again.tables == listed.tables  # served from the listing made above
+
+    run(test, list_cache_seconds=3600.0)
