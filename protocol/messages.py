@@ -152,7 +152,8 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "a new connection to be someone else).",
     "bad_token": "The `token` in `hello` is not known to this server. Say `hello` without "
     "a token to start as a new player.",
-    "bad_name": "The name has no printable characters, or has characters that are not printable.",
+    "bad_name": "The name breaks the text rules (see Text rules): it has control or "
+    "invisible characters, renders empty, or is a word the game uses itself (You, Bot...).",
     "bad_rules": "`create_table` named an unknown preset, or an override that is not a rule "
     "field or has a bad value; the message says which.",
     "unknown_table": "No table has this code (it never existed, or it has closed).",
@@ -648,7 +649,8 @@ class Hello(_Message):
     the lower of yours and the server's, named in ``welcome.protocol_minor``.
     """
     name: str = Field(min_length=1, max_length=24)
-    """Your display name, 1..24 characters (spaces are collapsed)."""
+    """Your display name, 1..24 characters (spaces are collapsed; the server applies the text
+    rules of :mod:`protocol.text` and answers ``bad_name``)."""
     token: str | None = Field(default=None, max_length=64)
     """The ``token`` of an earlier ``welcome``, to resume as that player."""
     id: RequestId | None = None
@@ -656,9 +658,13 @@ class Hello(_Message):
 
 
 class ListTables(_Message):
-    """Ask for the open tables (answer: ``table_list``)."""
+    """Ask for the open tables (answer: ``table_list``), a page at a time: the server answers
+    at most 50 tables; while a page is full, ask again with ``offset`` 50 further on. The
+    list may be up to a second old."""
 
     type: Literal["list_tables"] = "list_tables"
+    offset: int = Field(default=0, ge=0, le=1_000_000)
+    """How many open tables to skip (paging; 0: the first page)."""
     id: RequestId | None = None
     """Your request id, echoed in the answer."""
 
