@@ -82,7 +82,7 @@ from protocol.errors import ConversionError, DecodeError
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.store import Store
-from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
+from server.tables import CODE_ALPHABET, Level, Player, Seat, Table, server_time
 
 __all__ = ["Conn", "Hub", "RunningServer", "start_server"]
 
@@ -596,7 +596,7 @@ class Hub:
                 tables=tuple(t.code for t in seated),
                 id=message.id,
                 protocol_minor=conn.minor,
-                server_time=time.time(),
+                server_time=server_time(self.now),
                 entropy_seconds=self.config.entropy_seconds,
             )
         )
