@@ -81,6 +81,7 @@ from protocol.codec import decode_client, encode, encode_for
 from protocol.errors import ConversionError, DecodeError
 from server.bots import BotRunner
 from server.config import ServerConfig
+from server.rulebounds import check_score_range
 from server.store import Store
 from server.tables import CODE_ALPHABET, Level, Player, Seat, Table, server_time
 
@@ -614,7 +615,9 @@ class Hub:
         seat.hold_deadline = None
         was_standing_in = seat.bot_standing_in
         seat.bot_standing_in = False
-        if was_standing_in and table.bot_task is not None:
+        # only the stand-in's own move is called off: the pending task may be the other
+        # seat's (a real bot), and cancelling that one would freeze the game
+        if was_standing_in and table.bot_task is not None and table.bot_seat == index:
             table.bot_task.cancel()
             table.bot_task = None
         conn.send(self._snapshot(table, index, None))
@@ -640,6 +643,7 @@ class Hub:
             raise RequestError("server_full", "you sit at as many tables as one player may")
         try:
             rules = RuleSet.preset(message.preset, **message.overrides)
+            check_score_range(rules)
         except (EngineError, TypeError, ValueError) as error:
             raise RequestError("bad_rules", str(error)) from None
         table = Table(
@@ -662,6 +666,9 @@ class Hub:
             table.seats[1 - index] = Seat(
                 kind="bot", name=f"bot ({message.bot})", bot_level=message.bot
             )
+        # built before the table exists anywhere: a table whose messages cannot be built
+        # fails here, loudly, never after an action
+        created = self._snapshot(table, index, message.id)
         self.tables[table.code] = table
         self._save(table)
         log.info(
@@ -670,7 +677,7 @@ class Hub:
             table.preset or "custom rules",
             "private" if table.private else "open",
         )
-        conn.send(self._snapshot(table, index, message.id))
+        conn.send(created)
         if not table.empty_seats():
             self._start_game(table)
 
@@ -942,15 +949,34 @@ class Hub:
         conn: Conn | None = None,
         req_id: int | None = None,
     ) -> None:
-        """Apply, store, then tell everyone: the one way an action enters a game."""
+        """Apply, store, then tell everyone: the one way an action enters a game.
+
+        The messages are built before the action is stored: if one cannot be built (a
+        value past the protocol's range), the game is rebuilt from the store as it was
+        and the error propagates; nothing was stored or sent.
+        """
         state = table.state
         outcome = state.apply(seat, action)  # IllegalActionError: nothing changed
+        audience = self._audience(table)
+        # once per viewer kind (seat 0, 1, spectators) and protocol minor version
+        encoded: dict[tuple[int | None, int], bytes | None] = {}
+        results: list[bytes] = []
         try:
+            for viewer, other in audience:
+                key = (viewer, other.minor)
+                if key not in encoded:
+                    events = convert.event_messages(outcome.for_viewer(viewer))
+                    message = m.Events(table=table.code, version=outcome.version, events=events)
+                    encoded[key] = encode_for(message, other.minor)
+            for event in outcome.for_viewer(None):
+                if isinstance(event, HandScored):
+                    results.append(encode(convert.hand_result_message(event.result, table.code)))
+                    log.info("table %s: hand %d scored", table.code, event.result.hand_number)
             self.store.append_action(
                 table.code, table.game_no, state.version, seat, str(action), seq
             )
         except Exception:
-            log.exception("table %s: store write failed; reloading the game", table.code)
+            log.exception("table %s: cannot record this action; reloading the game", table.code)
             self._replay(table)
             raise
         if seat is not None and seq is not None:
@@ -959,24 +985,13 @@ class Hub:
             conn.send(m.Ack(table=table.code, seq=seq, version=state.version, id=req_id))
         if isinstance(action, Deal | Commit):
             log.info("table %s: hand %d dealt", table.code, state.hand_number)
-        audience = self._audience(table)
-        # once per viewer kind (seat 0, 1, spectators) and protocol minor version
-        encoded: dict[tuple[int | None, int], bytes | None] = {}
         for viewer, other in audience:
-            key = (viewer, other.minor)
-            if key not in encoded:
-                events = convert.event_messages(outcome.for_viewer(viewer))
-                message = m.Events(table=table.code, version=outcome.version, events=events)
-                encoded[key] = encode_for(message, other.minor)
-            data = encoded[key]
+            data = encoded[(viewer, other.minor)]
             if data is not None:
                 other.send_bytes(data)
-        for event in outcome.for_viewer(None):
-            if isinstance(event, HandScored):
-                result = encode(convert.hand_result_message(event.result, table.code))
-                log.info("table %s: hand %d scored", table.code, event.result.hand_number)
-                for _, other in audience:
-                    other.send_bytes(result)
+        for result in results:
+            for _, other in audience:
+                other.send_bytes(result)
 
     def _accept(
         self,
@@ -1064,6 +1079,7 @@ class Hub:
     ) -> None:
         if table.bot_task is not None:
             table.bot_task.cancel()
+        table.bot_seat = index
         table.bot_task = self.spawn(
             self._bot_turn(table, index, table.game_no, table.state.version, level, delay, forced)
         )

@@ -93,6 +93,7 @@ class Table:
     state: GameState = field(init=False)
     spectators: set[Conn] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    bot_seat: int | None = None  # the seat ``bot_task`` moves for
     turn_task: asyncio.Task[None] | None = None
     turn_deadline: float | None = None
     hold_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
