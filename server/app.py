@@ -87,7 +87,7 @@ from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watc
 from server.limits import AddressLimits, LimitError
 from server.rulebounds import check_score_range
 from server.store import Store, StoreError, TableRow, token_hash
-from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
+from server.tables import CODE_ALPHABET, Level, Player, Seat, Table, server_time
 
 __all__ = ["LIST_PAGE_SIZE", "Conn", "Hub", "RunningServer", "start_server"]
 
@@ -741,7 +741,7 @@ class Hub:
                 tables=tuple(t.code for t in seated),
                 id=message.id,
                 protocol_minor=conn.minor,
-                server_time=time.time(),
+                server_time=server_time(self.now),
                 entropy_seconds=self.config.entropy_seconds,
             )
         )

@@ -14,7 +14,18 @@ from protocol import messages as m
 if TYPE_CHECKING:
     from server.app import Conn
 
-__all__ = ["CODE_ALPHABET", "Player", "Seat", "Table"]
+__all__ = ["CODE_ALPHABET", "Player", "Seat", "Table", "server_time"]
+
+# the event loop's clock is time.monotonic(); clients get times on the wall clock, with
+# one fixed offset taken at start-up so that a deadline never moves between messages
+_WALL_MINUS_MONOTONIC = time.time() - time.monotonic()
+
+
+def server_time(loop_time: float) -> float:
+    """``loop_time`` (the event loop's clock) as Unix seconds of the server's clock, to the
+    millisecond: what ``welcome.server_time`` and ``SeatInfo.hold_deadline`` hold."""
+    return round(loop_time + _WALL_MINUS_MONOTONIC, 3)
+
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Table codes: 8 characters of this unambiguous alphabet (no 0/O, 1/I/L), ~40 bits."""
@@ -177,9 +188,7 @@ class Table:
         left = deadline = None
         if not connected and seat.hold_deadline is not None:
             left = round(max(0.0, seat.hold_deadline - now), 1)
-            # the hold runs on the event loop's clock; clients get it on the wall clock
-            # that welcome.server_time shows
-            deadline = round(time.time() + (seat.hold_deadline - now), 3)
+            deadline = server_time(seat.hold_deadline)
         return m.SeatInfo(
             kind="human",
             name=seat.name,
