@@ -72,12 +72,21 @@ from engine import (
 )
 from protocol import convert
 from protocol import messages as m
-from protocol.codec import decode_client, encode
+from protocol.codec import (
+    JSON_SUBPROTOCOL,
+    decode_client,
+    decode_client_json,
+    encode,
+    encode_json,
+    json_from_msgpack,
+)
 from protocol.errors import ConversionError, DecodeError
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.store import Store
 from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
+from server.web import respond as web_respond
+from server.web import select_subprotocol
 
 __all__ = ["Conn", "Hub", "RunningServer", "start_server"]
 
@@ -130,6 +139,7 @@ class Conn:
         "config",
         "hub",
         "id",
+        "json",
         "pending",
         "player",
         "rate",
@@ -145,6 +155,8 @@ class Conn:
         self.config = config
         self.hub = hub
         self.pending: list[bytes] = []
+        # The browser's JSON subprotocol: the same messages as UTF-8 JSON in text frames.
+        self.json = getattr(ws, "subprotocol", None) == JSON_SUBPROTOCOL
         self.player: Player | None = None
         self.watching: set[str] = set()
         self.rate = _Bucket(config.rate_messages_per_second, config.rate_burst)
@@ -162,6 +174,8 @@ class Conn:
         """Queue an encoded message (shared by every viewer who gets the same bytes)."""
         if self.closed:
             return
+        if self.json:
+            data = json_from_msgpack(data).encode()
         if len(self.pending) >= self.config.send_queue_limit or (
             self.ws.transport is not None
             and self.ws.transport.get_write_buffer_size() > self.config.send_buffer_bytes
@@ -185,8 +199,9 @@ class Conn:
         if protocol.state is not State.OPEN:
             return
         try:
+            send = protocol.send_text if self.json else protocol.send_binary
             for data in pending:
-                protocol.send_binary(data)
+                send(data)
             chunks = [chunk for chunk in protocol.data_to_send() if chunk]
             ws.transport.writelines(chunks)
         except Exception:  # the connection broke under us: its reader ends it
@@ -398,6 +413,10 @@ class Hub:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
+        if request.headers.get("Upgrade", "").lower() != "websocket":
+            page = web_respond(connection, request)  # the web client's files
+            if page is not None:
+                return page
         if path != "/":
             return connection.respond(
                 404,
@@ -419,9 +438,8 @@ class Hub:
         conn = Conn(ws, self.config, self)
         if len(self.conns) >= self.config.max_connections or self.closing:
             with contextlib.suppress(ConnectionClosed):
-                await ws.send(
-                    encode(_error("server_full", "the server is full; try later", None, None))
-                )
+                full = _error("server_full", "the server is full; try later", None, None)
+                await ws.send(encode_json(full) if conn.json else encode(full))
                 await ws.close(1013, "server full")
             return
         self.conns.add(conn)
@@ -457,7 +475,10 @@ class Hub:
 
     def handle_data(self, conn: Conn, data: bytes | str) -> None:
         try:
-            message = decode_client(data, self.config.max_message_bytes)  # type: ignore[arg-type]
+            if conn.json:
+                message = decode_client_json(data, self.config.max_message_bytes)  # type: ignore[arg-type]
+            else:
+                message = decode_client(data, self.config.max_message_bytes)  # type: ignore[arg-type]
         except DecodeError as error:
             if not self._rate_ok(conn, None, None):
                 return
@@ -1142,6 +1163,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
             config.host,
             config.port,
             process_request=hub.process_request,
+            select_subprotocol=select_subprotocol,
             max_size=config.max_message_bytes,
             compression=None,
             ping_interval=config.ping_interval,
