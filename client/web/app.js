@@ -263,7 +263,7 @@ function onSnapshot(snapshot) {
   }
   if (snapshot.view.commitment) rememberCommitment(code, snapshot.view.hand_number, snapshot.view.commitment);
   if (state.turn && state.turn.version !== snapshot.view.version) state.turn = null;
-  if (snapshot.table.status !== "finished") state.gameOver = state.gameOver && null;
+  if (snapshot.table.status !== "finished") state.gameOver = null; // a rematch began
   if (state.snapshotWanted) requestSnapshot();
 }
 
@@ -659,7 +659,8 @@ function renderPhase(view, turn) {
     case "hand_over":
       return `<p>Hand ${view.hand_number} is over.</p>`;
     case "game_over":
-      return `<p>Game over.</p>`;
+      return `<h2>Game over</h2><p>${view.winner === null ? "" : `${escapeHtml(seatName(view.winner))} won, ${view.scores[view.winner]} to ${view.scores[1 - view.winner]}.`}</p>
+        <div class="choices">${me !== null ? `<button type="button" id="rematch">Rematch (r)</button>` : ""}<button type="button" id="leave-over">Leave (l)</button></div>`;
     default:
       return "";
   }
@@ -705,8 +706,9 @@ function renderScores(view) {
 function renderModal() {
   const modal = $("#modal");
   let html = "";
-  if (state.gameOver) html = renderGameOver();
-  else if (state.handWindow) html = renderHandWindow();
+  // the last hand's window first, then the game's end
+  if (state.handWindow) html = renderHandWindow();
+  else if (state.gameOver) html = renderGameOver();
   else if (state.sheetOpen) html = renderSheet();
   else if (state.settingsOpen) html = renderSettings();
   else if (state.helpOpen) html = renderHelp();
@@ -858,7 +860,10 @@ function onClick(event) {
     case "rematch":
       return state.conn.send({ type: "rematch", code: state.code });
     case "save-record":
-      if (state.gameOver) state.conn.send({ type: "get_record", record_id: state.gameOver.record_id });
+      {
+        const recordId = state.gameOver ? state.gameOver.record_id : state.table && state.table.record_id;
+        if (recordId) state.conn.send({ type: "get_record", record_id: recordId });
+      }
       return;
     case "copy-link":
       $("#invite-link").select();
@@ -936,7 +941,12 @@ function onKey(event) {
     event.preventDefault();
     return endPause();
   }
-  if (state.gameOver) {
+  const typing = myTurnNow();
+  if (typed && typing && (typing.phase === "play" || typing.phase === "exchange") && /^[cdhs]$/i.test(key)) {
+    // a suit letter after a rank finishes a typed card ("qs"), before any shortcut
+    return handKey(event, typing);
+  }
+  if (state.gameOver || (state.view && state.view.phase === "game_over")) {
     if (key === "r") return state.conn.send({ type: "rematch", code: state.code });
     if (key === "l") return leaveTable();
     return;

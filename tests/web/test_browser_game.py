@@ -1,0 +1,234 @@
+"""The web client in headless Chromium: whole hands, a link, resume, illegal cards, privacy.
+
+Each test starts a real server (bot delay 0) and real browser windows; waits are bounded
+polls of the page. The server's shuffles are random, so each test plays whatever it is
+dealt; the choices the tests make come from fixed seeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from protocol import messages as m
+from tests.server.helpers import Client, play_to_end
+from tests.web.browser import DESKTOP, PHONE, Page, ServerThread
+from tests.web.play import (
+    act,
+    create,
+    enter,
+    hand_cards,
+    legal_cards,
+    my_turn,
+    scan,
+    wait_turn_or_window,
+)
+
+
+@pytest.fixture
+def server() -> Iterator[ServerThread]:
+    running = ServerThread()
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@pytest.fixture
+def page() -> Iterator[Page]:
+    opened = Page(DESKTOP)
+    try:
+        yield opened
+    finally:
+        errors = opened.errors()
+        opened.close()
+        assert not errors, errors
+
+
+def shoot(page: Page, name: str) -> None:
+    """Screenshots of the page as it is now, at desktop and at phone size."""
+    page.screenshot(f"{name}-1280x800")
+    page.resize(PHONE)
+    page.screenshot(f"{name}-390x844")
+    page.resize(DESKTOP)
+
+
+def close_hand_window(page: Page) -> None:
+    page.click("#close-hand")
+    page.wait(lambda: not page.visible("#hand-window"), "the hand window to close")
+
+
+def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
+    server: ServerThread, page: Page
+) -> None:
+    rng = random.Random(1301)
+    enter(page, server.base, "ada")
+    code = create(page, bot="easy", private=False)
+    phases: list[str] = []
+    scans = 0
+    shot: set[str] = set()
+    while True:
+        phase = wait_turn_or_window(page)
+        if phase == "window":
+            break
+        scans += scan(page, server, code, 0)
+        if phase in ("draft", "bidding", "play") and phase not in shot:
+            if phase != "play" or page.all(".trick [data-card]"):
+                shoot(page, phase)
+                shot.add(phase)
+        phases.append(act(page, rng, use_keys=len(phases) % 3 == 0))
+    # the hand window: scores, and the shuffle checked in this browser
+    page.wait(
+        lambda: page.find("#hand-window .verify").get_attribute("data-verified") != "pending",
+        "the shuffle check",
+    )
+    assert page.find("#hand-window .verify").get_attribute("data-verified") == "yes"
+    text = page.find("#hand-window").text
+    assert "Shuffle verified" in text and "bags" in text and "total" in text
+    shoot(page, "hand-window")
+    assert phases.count("draft") == 13
+    assert phases.count("bidding") == 1
+    assert 1 <= phases.count("play") <= 13  # Auto Play One plays forced cards
+    assert scans >= 20
+    assert {"draft", "bidding"} <= shot
+    close_hand_window(page)
+    # the score sheet has the hand
+    page.find("body").send_keys("s")
+    page.wait(lambda: "hand" in page.find("#modal").text, "the score sheet")
+    assert page.all(".sheet tbody tr")
+    page.find("body").send_keys("\ue00c")  # Escape
+
+
+def test_an_illegal_card_cannot_be_played(server: ServerThread, page: Page) -> None:
+    rng = random.Random(7)
+    enter(page, server.base, "bea")
+    code = create(page, bot="easy")
+    tried = False
+    while not tried:
+        phase = wait_turn_or_window(page)
+        assert phase != "window", "no turn with an illegal card in a whole hand"
+        if phase == "play":
+            legal = legal_cards(page)
+            illegal = [card for card in hand_cards(page) if card not in legal]
+            if illegal:
+                version = page.table_data()["version"]
+                before = server.known_cards(code, 0)
+                button = page.find(f".hand [data-card='{illegal[0]}']")
+                assert button.get_attribute("disabled") is not None
+                assert "cannot be played" in (button.get_attribute("aria-label") or "")
+                button.click()  # a disabled button: nothing happens
+                page.find("body").send_keys(illegal[0].lower())  # typing it is refused
+                page.wait(lambda: "cannot be played" in page.find(".notice").text, "the refusal")
+                assert page.table_data()["version"] == version
+                assert my_turn(page) == "play"
+                assert server.known_cards(code, 0) == before  # the server saw nothing
+                assert illegal[0] in hand_cards(page)
+                tried = True
+                continue
+        act(page, rng)
+
+
+def test_reload_mid_trick_resumes_the_seat(server: ServerThread, page: Page) -> None:
+    rng = random.Random(21)
+    enter(page, server.base, "cy")
+    code = create(page, bot="easy")
+    player = server.call(lambda: server.hub.tables[code].seats[0].player_id)
+    assert player is not None
+    while True:
+        phase = wait_turn_or_window(page)
+        assert phase != "window", "no trick led by the bot in a whole hand"
+        if phase == "play" and len(page.all(".trick [data-card]")) == 1:
+            break
+        act(page, rng)
+    hand = hand_cards(page)
+    version = page.table_data()["version"]
+    page.driver.refresh()
+    page.wait(lambda: my_turn(page) == "play", "the seat back after a reload")
+    assert page.table_data()["version"] == version
+    assert hand_cards(page) == hand
+    assert len(page.all(".trick [data-card]")) == 1
+    assert server.call(lambda: server.hub.tables[code].seats[0].player_id) == player
+    assert page.js("return location.hash") == f"#t={code}"
+    # and the game goes on from there
+    act(page, rng)
+    assert scan(page, server, code, 0) or True
+
+
+def test_two_browsers_at_one_private_table_through_the_link(server: ServerThread) -> None:
+    rng = random.Random(99)
+    host, friend = Page(DESKTOP), Page(PHONE)
+    try:
+        enter(host, server.base, "host")
+        code = create(host, bot="", private=True)
+        link = host.wait(lambda: host.find("#invite-link").get_attribute("value"), "the link")
+        assert link == f"{server.base}#t={code}"
+        enter(friend, link, "friend")
+        host.wait(lambda: host.table_data().get("phase") not in (None, "deal"), "the game")
+        for page in (host, friend):
+            page.wait(lambda p=page: p.table_data().get("hand") == "1", "hand 1")
+        assert "friend" in host.find(".opponent").text and "host" in friend.find(".opponent").text
+        # chat reaches both
+        field = friend.find("#chat-input")
+        field.send_keys("good luck", "\n")
+        host.wait(lambda: "good luck" in host.find(".chat").text, "the chat line")
+        pages = {0: host, 1: friend}
+        tricks = 0
+        scans = 0
+        while tricks < 2:
+            seat = server.call(lambda: server.hub.tables[code].state.current_player)
+            if seat is None:
+                continue
+            page = pages[seat]
+            page.wait(lambda p=page: my_turn(p) != "", f"seat {seat}'s turn", 30)
+            for other, other_page in pages.items():
+                scans += scan(other_page, server, code, other)
+            act(page, rng)
+            tricks = server.call(lambda: len(server.hub.tables[code].state.view_for(0).tricks))
+        assert scans >= 10
+    finally:
+        errors = host.errors() + friend.errors()
+        host.close()
+        friend.close()
+    assert not errors, errors
+
+
+def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page: Page) -> None:
+    rng = random.Random(5)
+    enter(page, server.base, "web")
+    code = create(page, bot="", private=True, target=100)
+    outcome: list[m.ServerMessage | BaseException] = []
+
+    def terminal() -> None:
+        async def play() -> None:
+            client = await Client.hello(server.url, "term")
+            await client.request(m.JoinTable(code=code), m.Snapshot)
+            outcome.append(
+                await play_to_end(
+                    client, random.Random(3), stop=lambda x: isinstance(x, m.HandResult)
+                )
+            )
+            await client.close()
+
+        try:
+            asyncio.run(play())
+        except BaseException as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=terminal, daemon=True)
+    thread.start()
+    page.wait(lambda: "term" in page.find(".opponent").text, "the terminal player")
+    while True:
+        phase = wait_turn_or_window(page)
+        if phase == "window":
+            break
+        act(page, rng)
+    thread.join(30)
+    assert outcome and isinstance(outcome[0], m.HandResult), outcome
+    result = outcome[0]
+    text = page.find("#hand-window").text
+    assert f"Hand {result.hand_number}" in text
+    assert str(result.scores[0]) in text and str(result.scores[1]) in text
