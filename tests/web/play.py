@@ -20,6 +20,8 @@ def enter(page: Page, url: str, name: str, settings: dict[str, Any] | None = Non
         "localStorage.setItem('spades2.settings', JSON.stringify(arguments[0]))",
         settings if settings is not None else NO_PAUSE,
     )
+    page.driver.refresh()  # the page reads its settings when it loads
+    page.wait(lambda: page.visible("#name-input"), "the name form")
     field = page.find("#name-input")
     field.clear()
     field.send_keys(name)
@@ -66,11 +68,14 @@ def hand_window_open(page: Page) -> bool:
 
 
 def wait_turn_or_window(page: Page, timeout: float = 30.0) -> str:
-    """Wait until this page may act (returns the phase) or the hand window shows ("window")."""
+    """Wait until this page may act (returns the phase), the hand window shows ("window"), or
+    the page holds a finished trick on screen ("paused")."""
 
     def ready() -> str:
         if hand_window_open(page):
             return "window"
+        if page.table_data().get("paused") == "yes":
+            return "paused"
         return my_turn(page)
 
     return page.wait(ready, "my turn or the hand window", timeout)

@@ -16,7 +16,7 @@ import pytest
 
 from protocol import messages as m
 from tests.server.helpers import Client, play_to_end
-from tests.web.browser import DESKTOP, PHONE, Page, ServerThread
+from tests.web.browser import DESKTOP, PHONE, Page, ServerThread, cards_named_in
 from tests.web.play import (
     act,
     create,
@@ -71,15 +71,25 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     phases: list[str] = []
     scans = 0
     shot: set[str] = set()
+    labelled = 0
     while True:
         phase = wait_turn_or_window(page)
         if phase == "window":
             break
         scans += scan(page, server, code, 0)
-        if phase in ("draft", "bidding", "play") and phase not in shot:
-            if phase != "play" or page.all(".trick [data-card]"):
-                shoot(page, phase)
-                shot.add(phase)
+        ready_to_shoot = phase != "play" or page.all(".trick [data-card]")
+        if phase in ("draft", "bidding", "play") and phase not in shot and ready_to_shoot:
+            shoot(page, phase)
+            shot.add(phase)
+        if phase == "play":
+            # a screen reader hears each card's name, and whether it can be played
+            for button in page.all(".hand [data-card]"):
+                label = button.get_attribute("aria-label") or ""
+                assert cards_named_in(label) == {button.get_attribute("data-card")}, label
+                assert ("cannot be played" in label) == (
+                    button.get_attribute("disabled") is not None
+                )
+                labelled += 1
         phases.append(act(page, rng, use_keys=len(phases) % 3 == 0))
     # the hand window: scores, and the shuffle checked in this browser
     page.wait(
@@ -95,7 +105,16 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     assert 1 <= phases.count("play") <= 13  # Auto Play One plays forced cards
     assert scans >= 20
     assert {"draft", "bidding"} <= shot
+    assert labelled > 0
     close_hand_window(page)
+    # dark mode: the next hand's draft
+    page.resize(PHONE, dark=True)
+    page.wait(lambda: my_turn(page) == "draft", "the next draft")
+    assert page.js("return matchMedia('(prefers-color-scheme: dark)').matches") is True
+    page.screenshot("draft-dark-390x844")
+    page.resize(DESKTOP, dark=True)
+    page.screenshot("draft-dark-1280x800")
+    page.resize(DESKTOP)
     # the score sheet has the hand
     page.find("body").send_keys("s")
     page.wait(lambda: "hand" in page.find("#modal").text, "the score sheet")
@@ -132,16 +151,29 @@ def test_an_illegal_card_cannot_be_played(server: ServerThread, page: Page) -> N
         act(page, rng)
 
 
-def test_reload_mid_trick_resumes_the_seat(server: ServerThread, page: Page) -> None:
+def test_reload_mid_trick_resumes_the_seat_and_tricks_pause(
+    server: ServerThread, page: Page
+) -> None:
     rng = random.Random(21)
-    enter(page, server.base, "cy")
+    # a pause longer than the test: each finished trick stays until it is clicked
+    enter(page, server.base, "cy", {"trickPauseMs": 600_000, "autoPlayOne": True})
     code = create(page, bot="easy")
     player = server.call(lambda: server.hub.tables[code].seats[0].player_id)
     assert player is not None
+    pauses = 0
     while True:
         phase = wait_turn_or_window(page)
         assert phase != "window", "no trick led by the bot in a whole hand"
-        if phase == "play" and len(page.all(".trick [data-card]")) == 1:
+        if phase == "paused":
+            trick = page.find("#trick")
+            assert len(trick.find_elements("css selector", "[data-card]")) == 2
+            assert "won trick" in page.find(".phase").text
+            assert my_turn(page) == ""  # nothing can be played while the trick shows
+            trick.click()
+            page.wait(lambda: page.table_data().get("paused") == "no", "the pause to end")
+            pauses += 1
+            continue
+        if phase == "play" and len(page.all(".trick [data-card]")) == 1 and pauses:
             break
         act(page, rng)
     hand = hand_cards(page)
@@ -228,6 +260,10 @@ def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page
         act(page, rng)
     thread.join(30)
     assert outcome and isinstance(outcome[0], m.HandResult), outcome
+    # the terminal player has gone: its seat is held, and the page counts the hold down
+    page.wait(lambda: "seat held" in page.find(".opponent").text, "the hold countdown")
+    held = int(page.find(".opponent [data-hold]").text)
+    assert 0 < held <= 60
     result = outcome[0]
     text = page.find("#hand-window").text
     assert f"Hand {result.hand_number}" in text
