@@ -208,13 +208,13 @@ function handle(message) {
 
 function onWelcome(welcome) {
   state.welcome = welcome;
+  // a request in flight when the link dropped will never be answered
+  state.snapshotInFlight = null;
+  state.turn = null;
   const link = state.linkCode;
   if (state.code && (welcome.tables.includes(state.code) || state.screen === "table")) {
     // resumed: the snapshot follows for a seat; a spectator watches again
-    if (!welcome.tables.includes(state.code)) {
-      state.snapshotInFlight = null;
-      requestSnapshot();
-    }
+    if (!welcome.tables.includes(state.code)) requestSnapshot();
     state.conn.resendUnacknowledged();
     return;
   }

@@ -116,7 +116,7 @@ class ServerThread:
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
 
-    def known_cards(self, code: str, seat: int) -> tuple[int, set[str]]:
+    def known_cards(self, code: str, seat: int | None) -> tuple[int, set[str]]:
         """The table's version and every card the seat's own view holds (what it may know)."""
 
         def read() -> tuple[int, set[str]]:

@@ -138,7 +138,7 @@ def act(page: Page, rng: random.Random, use_keys: bool = False) -> str:
     return phase
 
 
-def scan(page: Page, server: ServerThread, code: str, seat: int) -> bool:
+def scan(page: Page, server: ServerThread, code: str, seat: int | None) -> bool:
     """Check that the page and its storage name no card this seat may not know.
 
     The check needs the page and the server at the same moment: it runs only when the
