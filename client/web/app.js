@@ -280,8 +280,10 @@ function onEvents(message) {
   for (const event of message.events) {
     switch (event.kind) {
       case "hand_started":
+        // a new hand: nothing of the last one (log, trick, notices) stays on screen
         state.log = [];
         state.lastTrick = null;
+        state.notice = "";
         rememberCommitment(state.code, event.hand_number, event.commitment);
         state.draftSeen[event.hand_number] = [];
         state.myDraftTurns[event.hand_number] = 0;
@@ -601,7 +603,7 @@ function renderHand(view, turn) {
     );
     return `<div class="suit-row" role="group" aria-label="${suitName(suit)}">${buttons.join("")}</div>`;
   });
-  const prompt = turn && turn.phase === "play" ? `<p class="prompt">Your turn: click a card, or ←/→ and Enter, or type it (qs, 10h).</p>` : "";
+  const prompt = turn && turn.phase === "play" ? `<p class="prompt">Your turn: click or tap a card, or ←/→ and Enter, or type it (qs, 10h).</p>` : "";
   return `${prompt}<div class="hand" aria-label="your ${view.hand.length} cards">${groups.join("")}</div>`;
 }
 

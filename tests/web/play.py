@@ -154,5 +154,6 @@ def scan(page: Page, server: ServerThread, code: str, seat: int | None) -> bool:
     if leaked:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         (ARTIFACTS / f"leak-seat{seat}.html").write_text(text)
-    assert not leaked, f"seat {seat} may not know {sorted(leaked)} (version {version})"
+    where = [text[max(0, text.find(card) - 200) : text.find(card) + 50] for card in leaked]
+    assert not leaked, f"seat {seat} may not know {sorted(leaked)} (version {version}): {where}"
     return True

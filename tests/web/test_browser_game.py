@@ -120,6 +120,9 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     # dark mode: the next hand's draft
     page.resize(PHONE, dark=True)
     page.wait(lambda: my_turn(page) == "draft", "the next draft")
+    # nothing of the last hand (log, trick, notices) may stay: scan the new hand's page
+    assert page.wait(lambda: scan(page, server, code, 0), "a scan of hand 2")
+    assert page.table_data()["hand"] == "2"
     assert page.js("return matchMedia('(prefers-color-scheme: dark)').matches") is True
     page.screenshot("draft-dark-390x844")
     page.resize(DESKTOP, dark=True)
