@@ -235,6 +235,7 @@ function onWelcome(welcome) {
 
 function setTable(table) {
   state.table = table;
+  if (table.status !== "finished") state.gameOver = null; // a rematch began
   state.holdEnds = table.seats.map((seat) =>
     seat.hold_seconds_left === null ? null : Date.now() + seat.hold_seconds_left * 1000,
   );
@@ -263,7 +264,6 @@ function onSnapshot(snapshot) {
   }
   if (snapshot.view.commitment) rememberCommitment(code, snapshot.view.hand_number, snapshot.view.commitment);
   if (state.turn && state.turn.version !== snapshot.view.version) state.turn = null;
-  if (snapshot.table.status !== "finished") state.gameOver = null; // a rematch began
   if (state.snapshotWanted) requestSnapshot();
 }
 
@@ -662,7 +662,7 @@ function renderPhase(view, turn) {
       return `<p>Hand ${view.hand_number} is over.</p>`;
     case "game_over":
       return `<h2>Game over</h2><p>${view.winner === null ? "" : `${escapeHtml(seatName(view.winner))} won, ${view.scores[view.winner]} to ${view.scores[1 - view.winner]}.`}</p>
-        <div class="choices">${me !== null ? `<button type="button" id="rematch">Rematch (r)</button>` : ""}<button type="button" id="leave-over">Leave (l)</button></div>`;
+        <div class="choices">${me !== null ? `<button type="button" id="rematch-table">Rematch (r)</button>` : ""}<button type="button" id="leave-table">Leave (l)</button></div>`;
     default:
       return "";
   }
@@ -858,8 +858,10 @@ function onClick(event) {
       return state.conn.send({ type: "add_bot", code: state.code, level: "normal" });
     case "leave":
     case "leave-over":
+    case "leave-table":
       return leaveTable();
     case "rematch":
+    case "rematch-table":
       return state.conn.send({ type: "rematch", code: state.code });
     case "save-record":
       {

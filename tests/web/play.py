@@ -39,7 +39,12 @@ def choose(page: Page, selector: str, value: str) -> None:
 
 
 def create(
-    page: Page, bot: str = "", private: bool = True, preset: str = "classic", target: int = 0
+    page: Page,
+    bot: str = "",
+    private: bool = True,
+    preset: str = "classic",
+    target: int = 0,
+    turn_seconds: int = 0,
 ) -> str:
     """Fill in the lobby's create form and create the table; returns its code."""
     page.wait(lambda: page.visible("#create"), "the lobby")
@@ -48,11 +53,14 @@ def create(
     box = page.find("#private")
     if box.is_selected() != private:
         box.click()
-    if target:
+    if target or turn_seconds:
         page.find("details summary").click()
+    if target:
         field = page.find("#rule-target_score")
         field.clear()
         field.send_keys(str(target))
+    if turn_seconds:
+        page.find("#turn-seconds").send_keys(str(turn_seconds))
     page.click("#create")
     page.wait(lambda: page.table_data().get("version") is not None, "the table")
     code: str = page.js("return document.querySelector('#table .code').textContent")

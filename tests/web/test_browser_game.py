@@ -135,10 +135,16 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     page.find("body").send_keys("\ue00c")  # Escape
 
 
-def test_an_illegal_card_cannot_be_played(server: ServerThread, page: Page) -> None:
+def test_an_illegal_card_cannot_be_played_then_game_over_and_rematch(
+    server: ServerThread, page: Page
+) -> None:
     rng = random.Random(7)
     enter(page, server.base, "bea")
-    code = create(page, bot="easy")
+    code = create(page, bot="easy", target=10, turn_seconds=900)
+    rules = server.call(lambda: server.hub.tables[code].rules)
+    assert rules.target_score == 10
+    page.wait(lambda: page.exists("#turn-timer"), "the turn timer")
+    assert 0 < int(page.find("#turn-timer").text) <= 900
     tried = False
     while not tried:
         phase = wait_turn_or_window(page)
@@ -162,6 +168,21 @@ def test_an_illegal_card_cannot_be_played(server: ServerThread, page: Page) -> N
                 tried = True
                 continue
         act(page, rng)
+    # play on to the end of the game (10 points), then ask for a rematch
+    while not page.visible("#game-over"):
+        phase = wait_turn_or_window(page)
+        if phase == "window":
+            close_hand_window(page)
+            page.wait(
+                lambda: page.visible("#game-over") or my_turn(page) != "", "game over or a turn"
+            )
+        elif not page.visible("#game-over"):
+            act(page, rng)
+    assert "won" in page.find("#game-over").text.lower()
+    page.click("#game-over #rematch")
+    page.wait(lambda: not page.visible("#game-over"), "the rematch")
+    page.wait(lambda: page.table_data().get("hand") == "1", "hand 1 of the new game")
+    assert server.call(lambda: server.hub.tables[code].game_no) == 2
 
 
 def test_reload_or_a_dropped_network_mid_trick_resumes_the_seat_and_tricks_pause(
