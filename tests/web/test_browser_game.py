@@ -191,7 +191,10 @@ def test_reload_or_a_dropped_network_mid_trick_resumes_the_seat_and_tricks_pause
     rng = random.Random(21)
     # a pause longer than the test: each finished trick stays until it is clicked
     enter(page, server.base, "cy", {"trickPauseMs": 600_000, "autoPlayOne": True})
-    code = create(page, bot="easy")
+    code = create(page, bot="")  # a friend's table: then the bot is brought in instead
+    page.wait(lambda: "Waiting for an opponent" in page.find(".phase").text, "an empty seat")
+    page.click("#add-bot")
+    page.wait(lambda: "bot" in page.find(".opponent").text, "the bot in the other seat")
     player = server.call(lambda: server.hub.tables[code].seats[0].player_id)
     assert player is not None
     pauses = 0
@@ -285,7 +288,9 @@ def test_two_browsers_at_one_private_table_through_the_link(server: ServerThread
 def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page: Page) -> None:
     rng = random.Random(5)
     enter(page, server.base, "web")
-    code = create(page, bot="", private=True, target=100)
+    code = create(page, bot="", private=True, preset="five-hundred", target=100)
+    rules = server.call(lambda: server.hub.tables[code].rules)
+    assert rules.blind_nil and rules.target_score == 100
     outcome: list[m.ServerMessage | BaseException] = []
 
     def terminal() -> None:
@@ -307,11 +312,42 @@ def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page
     thread = threading.Thread(target=terminal, daemon=True)
     thread.start()
     page.wait(lambda: "term" in page.find(".opponent").text, "the terminal player")
+    exchanged: list[str] = []
+    counts: tuple[int | None, int | None] | None = None
+    scans = 0
     while True:
         phase = wait_turn_or_window(page)
         if phase == "window":
             break
-        act(page, rng)
+        scans += scan(page, server, code, 0)
+        if exchanged and counts is None:
+            counts = server.call(lambda: server.hub.tables[code].state.view_for(0).exchange_counts)
+        if phase == "blind_nil":
+            # declare blind nil (by key), so this seat gets the exchange after the draft
+            assert "Blind nil?" in page.find(".phase").text
+            shoot(page, "blind-nil")
+            page.find("body").send_keys("y")
+            page.wait(lambda: my_turn(page) != "blind_nil", "the declaration")
+        elif phase == "exchange":
+            text = page.find(".phase").text
+            assert "Pick up to 3" in text
+            for card in hand_cards(page)[:2]:
+                page.click(f".hand [data-card='{card}']")
+                page.wait(
+                    lambda c=card: (
+                        "picked"
+                        in page.find(f".hand [data-card='{c}']").get_attribute("aria-label")
+                    ),
+                    "the pick",
+                )
+                exchanged.append(card)
+            shoot(page, "exchange")
+            page.click("#give")
+            page.wait(lambda: my_turn(page) != "exchange", "the exchange")
+        else:
+            act(page, rng)
+    assert counts is not None and counts[0] == len(exchanged) == 2
+    assert scans >= 15
     thread.join(30)
     assert outcome and isinstance(outcome[0], m.HandResult), outcome
     # the terminal player has gone: its seat is held, and the page counts the hold down
