@@ -369,6 +369,14 @@ async function onHandResult(result) {
 
 function onError(error) {
   if (error.id !== null && error.id === state.snapshotInFlight) state.snapshotInFlight = null;
+  if (error.request === "hello" && error.code === "bad_name") {
+    // the server refused the name: ask for another one
+    state.conn.stop();
+    localStorage.removeItem(NAME_KEY);
+    state.screen = "name";
+    state.notice = error.message;
+    return;
+  }
   if (error.request === "join_table" && error.code === "table_full" && state.code) {
     // the link's table has two players already: watch it instead
     state.conn.send({ type: "watch_table", code: state.code });
@@ -495,9 +503,14 @@ function render() {
   $("#name-screen").hidden = state.screen !== "name";
   $("#lobby").hidden = state.screen !== "lobby";
   $("#table").hidden = state.screen !== "table";
+  if (state.screen === "name") renderName();
   if (state.screen === "lobby") renderLobby();
   if (state.screen === "table") renderTable();
   renderModal();
+}
+
+function renderName() {
+  $("#name-notice").textContent = state.notice;
 }
 
 function renderLobby() {
@@ -508,6 +521,7 @@ function renderLobby() {
       ${free ? `<button type="button" data-join="${escapeHtml(t.code)}">Join</button>` : ""}
       <button type="button" data-watch="${escapeHtml(t.code)}">Watch</button></li>`;
   });
+  $("#lobby-notice").textContent = state.notice;
   $("#table-list").innerHTML = rows.length ? rows.join("") : "<li class=\"empty\">No open tables yet: create one.</li>";
 }
 
@@ -1079,6 +1093,7 @@ function main() {
     const name = $("#name-input").value.trim();
     if (!name) return;
     state.screen = state.linkCode ? "table" : "lobby";
+    state.notice = "";
     connect(name);
     render();
   });

@@ -30,6 +30,13 @@ export class Connection {
     this.retry = 0;
     this.unsent = []; // messages asked for while the link was down, sent after welcome
     this.lastAction = null; // the latest action not yet acknowledged, resent on resume
+    this.stopped = false;
+  }
+
+  /** Close for good (no reconnecting), e.g. when the server refused the name. */
+  stop() {
+    this.stopped = true;
+    if (this.ws) this.ws.close();
   }
 
   get token() {
@@ -63,7 +70,7 @@ export class Connection {
       this.receive(message);
     });
     ws.addEventListener("close", () => {
-      if (this.ws !== ws) return;
+      if (this.ws !== ws || this.stopped) return;
       this.welcomed = false;
       this.retry += 1;
       this.onState("reconnecting");

@@ -1,4 +1,4 @@
-"""The page checks the shuffle itself: its SHA-256 and deck agree with engine.shuffle."""
+"""One page on its own: its SHA-256 and deck agree with engine.shuffle; a refused name."""
 
 from __future__ import annotations
 
@@ -91,3 +91,20 @@ def test_the_hand_check_catches_a_bad_seed_commitment_or_card(page: Page) -> Non
     assert stock == deck and stock[:2] == ["6S", "QC"]  # the docs' test vector, top first
     seen = [{"card": stock[0], "position": 0}, {"card": stock[3], "position": 3}]
     assert run_module(page, body, result, seen) == [True, False, False, False, "2C", "AS"]
+
+
+def test_a_refused_name_asks_for_another(page: Page) -> None:
+    # this module's page still shows the name form; the server refuses a control character
+    page.js(
+        "const field = document.querySelector('#name-input'); field.value = 'bad\\u0007name';"
+        "document.querySelector('#name-form').requestSubmit();"
+    )
+    page.wait(lambda: page.find("#name-notice").text != "", "the refusal")
+    assert page.visible("#name-input") and not page.visible("#lobby")
+    assert page.js("return localStorage.getItem('spades2.name')") is None
+    field = page.find("#name-input")
+    field.clear()
+    field.send_keys("good name")
+    page.click("#name-form button")
+    page.wait(lambda: page.visible("#create"), "the lobby")
+    assert page.find("#status").text == "online as good name"
