@@ -160,7 +160,9 @@ def test_an_illegal_card_cannot_be_played_then_game_over_and_rematch(
                 assert "cannot be played" in (button.get_attribute("aria-label") or "")
                 button.click()  # a disabled button: nothing happens
                 page.find("body").send_keys(illegal[0].lower())  # typing it is refused
-                page.wait(lambda: "cannot be played" in page.find(".notice").text, "the refusal")
+                page.wait(
+                    lambda: "cannot be played" in page.find(".board .notice").text, "the refusal"
+                )
                 assert page.table_data()["version"] == version
                 assert my_turn(page) == "play"
                 assert server.known_cards(code, 0) == before  # the server saw nothing
