@@ -697,7 +697,7 @@ function renderTrick(view, finished) {
     leader = finished.trick.leader;
     places[leader] = finished.trick.cards[0];
     places[1 - leader] = finished.trick.cards[1];
-    note = `${escapeHtml(seatName(finished.trick.winner))} won trick ${finished.number}${paused ? " · click or press Space to go on" : ""}`;
+    note = `${escapeHtml(seatName(finished.trick.winner))} won trick ${finished.number}${paused ? " · tap, click or press Space to go on" : ""}`;
   } else {
     leader = view.leader ?? me;
     if (view.current_trick[0]) places[leader] = view.current_trick[0];
@@ -839,12 +839,10 @@ function createTable(event) {
 }
 
 function onClick(event) {
+  // while a finished trick is held on screen, a click or tap anywhere on the board lets it go
+  if (paused && event.target.closest(".board")) return endPause();
   const target = event.target.closest("button, [data-card]");
-  if (!target) {
-    if (paused && event.target.closest("#trick")) endPause();
-    return;
-  }
-  if (paused && target.closest("#trick")) return endPause();
+  if (!target) return;
   const d = target.dataset;
   if (d.card && target.closest(".hand")) return playCard(d.card);
   if (d.draft) return sendDraft(d.draft);

@@ -66,5 +66,9 @@ export async function checkHand(result, committed, seen = []) {
     }
     if (!stock.includes(card)) return { ok: false, reason: `${card} is not in the deck` };
   }
-  return { ok: true, reason: "the seed matches its commitment and every card seen" };
+  const placed = seen.filter(({ position }) => position !== null && position !== undefined).length;
+  return {
+    ok: true,
+    reason: `the seed matches its commitment; the ${placed} cards this seat drew lie where the deck puts them`,
+  };
 }

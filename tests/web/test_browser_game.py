@@ -109,6 +109,8 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     assert page.find("#hand-window .verify").get_attribute("data-verified") == "yes"
     text = page.find("#hand-window").text
     assert "Shuffle verified" in text and "bags" in text and "total" in text
+    # classic shows the card after a keep: this seat saw 2 stock cards on each of 13 turns
+    assert "the 26 cards this seat drew lie where the deck puts them" in text
     shoot(page, "hand-window")
     assert phases.count("draft") == 13
     assert phases.count("bidding") == 1
