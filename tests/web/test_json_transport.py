@@ -7,7 +7,10 @@ import json
 import random
 from typing import Any
 
+import msgpack
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from protocol import messages as m
@@ -16,6 +19,7 @@ from protocol.codec import (
     MAX_SERVER_MESSAGE_BYTES,
     decode_client,
     decode_client_json,
+    decode_server,
     decode_server_json,
     encode,
     encode_json,
@@ -24,6 +28,7 @@ from protocol.codec import (
 from protocol.errors import DecodeError
 from protocol.examples import client_examples, server_examples
 from server import RunningServer
+from tests.protocol.strategies import FIXED, client_data, server_data
 from tests.server.helpers import FAST, Client, play_to_end, run
 
 
@@ -220,3 +225,77 @@ def test_a_client_offering_no_or_unknown_subprotocols_speaks_msgpack() -> None:
             await ws.close()
 
     run(test)
+
+
+def json_values() -> st.SearchStrategy[Any]:
+    """Any value JSON can carry (finite numbers only), nested a little."""
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers(-(2**63), 2**64 - 1)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=20)
+        | st.sampled_from(["type", "kind", "hello", "action", "ping", "QS", "10H", "K7QF"])
+    )
+    return st.recursive(
+        scalars,
+        lambda children: (
+            st.lists(children, max_size=4)
+            | st.dictionaries(st.text(max_size=8), children, max_size=4)
+        ),
+        max_leaves=8,
+    )
+
+
+def both_ways(data: Any) -> tuple[Any, Any]:
+    """The outcome of decoding ``data`` as msgpack and as JSON: a message or "refused"."""
+    outcomes = []
+    for decode, blob in (
+        (decode_client, msgpack.packb(data, use_bin_type=True)),
+        (decode_client_json, json.dumps(data)),
+    ):
+        try:
+            outcomes.append(decode(blob))  # type: ignore[operator]
+        except DecodeError:
+            outcomes.append("refused")
+    return outcomes[0], outcomes[1]
+
+
+@FIXED
+@given(client_data())
+def test_json_and_msgpack_decode_every_valid_client_message_alike(data: dict[str, Any]) -> None:
+    via_msgpack, via_json = both_ways(data)
+    assert via_msgpack != "refused" and via_json == via_msgpack
+
+
+@FIXED
+@given(server_data())
+def test_json_and_msgpack_decode_every_valid_server_message_alike(data: dict[str, Any]) -> None:
+    assert decode_server_json(json.dumps(data)) == decode_server(msgpack.packb(data))
+
+
+@FIXED
+@given(client_data(), st.data())
+def test_json_refuses_exactly_what_msgpack_refuses(message: dict[str, Any], draw: Any) -> None:
+    broken = dict(message)
+    key = draw.draw(st.sampled_from(sorted(broken)), label="field")
+    how = draw.draw(st.sampled_from(["drop", "replace", "extra"]), label="how")
+    if how == "drop":
+        del broken[key]
+    elif how == "replace":
+        broken[key] = draw.draw(json_values(), label="value")
+    else:
+        broken["unexpected_" + key] = 1
+    via_msgpack, via_json = both_ways(broken)
+    assert via_json == via_msgpack
+
+
+@FIXED
+@given(st.text(max_size=200))
+def test_any_text_is_a_message_or_a_decode_error(text: str) -> None:
+    try:
+        message = decode_client_json(text)
+    except DecodeError as error:
+        assert error.code in ("bad_message", "too_large")
+    else:
+        assert decode_client_json(encode_json(message)) == message
