@@ -225,7 +225,15 @@ class Page:
 
     def click(self, selector: str) -> None:
         self.wait(lambda: self.visible(selector), f"{selector} visible")
-        self.find(selector).click()
+        try:
+            self.find(selector).click()
+        except WebDriverException as error:
+            shot = self.screenshot("failed-click")
+            modal = self.js("return document.querySelector('#modal')?.outerHTML")
+            raise AssertionError(
+                f"cannot click {selector} ({shot}): {error.msg}; modal: {modal}; "
+                f"table: {self.table_data()}"
+            ) from error
 
     def table_data(self) -> dict[str, str]:
         data = self.js("return Object.assign({}, document.querySelector('#table')?.dataset)")

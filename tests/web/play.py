@@ -80,11 +80,16 @@ def wait_turn_or_window(page: Page, timeout: float = 30.0) -> str:
     the page holds a finished trick on screen ("paused")."""
 
     def ready() -> str:
-        if hand_window_open(page):
-            return "window"
-        if page.table_data().get("paused") == "yes":
-            return "paused"
-        return my_turn(page)
+        # one read of the page: separate reads could see the turn of the next hand
+        # without the window that opened in between
+        phase: str = page.js(
+            "const w = document.querySelector('#hand-window');"
+            "if (w && w.offsetParent !== null) return 'window';"
+            "const t = document.querySelector('#table');"
+            "if (!t) return '';"
+            "return t.dataset.paused === 'yes' ? 'paused' : (t.dataset.myTurn || '');"
+        )
+        return phase
 
     return page.wait(ready, "my turn or the hand window", timeout)
 
