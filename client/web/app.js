@@ -105,13 +105,44 @@ function commitmentKey(code, hand) {
   return `spades2.commitment.${code}.${hand}`;
 }
 
+function entropyKey(code, hand) {
+  return `spades2.entropy.${code}.${hand}`;
+}
+
+/**
+ * Send this seat's entropy for a hand (kept for the check at the hand's end): always on
+ * hand_started, and from a snapshot (after a reload) only if none was sent yet.
+ */
+function sendEntropy(hand, always) {
+  if (mySeat() === null || !state.code) return;
+  const key = entropyKey(state.code, hand);
+  if (!always && sessionStorage.getItem(key)) return;
+  sessionStorage.setItem(key, state.conn.sendEntropy(state.code, hand));
+}
+
+/** Forget a table's commitments and entropy (when leaving it). */
+function forgetGame(code) {
+  for (const key of Object.keys(sessionStorage)) {
+    if (key.startsWith(`spades2.commitment.${code}.`) || key.startsWith(`spades2.entropy.${code}.`)) {
+      sessionStorage.removeItem(key);
+    }
+  }
+}
+
 // ---- messages in: a queue that the pause after a trick holds ---------------------------
 
 const inbox = [];
 let paused = false;
 let pauseTimer = null;
 
+// The last messages' type, version and id (never their content), for bug reports.
+const trace = [];
+globalThis.spadesTrace = trace;
+
 function deliver(message) {
+  const version = message.version ?? (message.view ? message.view.version : "");
+  trace.push(`${message.type}:${version}:${message.id ?? ""}${message.your_turn ? ":turn" : ""}`);
+  if (trace.length > 40) trace.shift();
   inbox.push(message);
   drain();
 }
@@ -195,10 +226,13 @@ function handle(message) {
       }
       return;
     case "left":
+      forgetGame(message.table);
       if (message.table === state.code) leaveScreen();
       return;
     case "record":
       return saveRecord(message);
+    case "entropy_accepted":
+      return;
     case "error":
       return onError(message);
     default:
@@ -264,12 +298,19 @@ function onSnapshot(snapshot) {
   }
   if (snapshot.view.commitment) rememberCommitment(code, snapshot.view.hand_number, snapshot.view.commitment);
   if (state.turn && state.turn.version !== snapshot.view.version) state.turn = null;
+  const view = snapshot.view;
+  if (view.phase === "deal" && view.commitment && view.hand_number > 0) {
+    // a snapshot between the commitment and the shuffle (after a reload): the server
+    // still takes this seat's entropy
+    sendEntropy(view.hand_number, false);
+  }
+  if (snapshot.your_turn) onYourTurn(snapshot.your_turn); // 1.1: the snapshot says it
   if (state.snapshotWanted) requestSnapshot();
 }
 
 function rememberCommitment(code, hand, commitment) {
+  // from a snapshot (a page that joined mid-hand): only when hand_started was not heard
   const key = commitmentKey(code, hand);
-  // the first commitment heard for a hand is the one the seed must match
   if (!sessionStorage.getItem(key)) sessionStorage.setItem(key, commitment);
 }
 
@@ -284,11 +325,15 @@ function onEvents(message) {
         state.log = [];
         state.lastTrick = null;
         state.notice = "";
-        rememberCommitment(state.code, event.hand_number, event.commitment);
+        // the commitment heard as the hand starts is the one the seed must match
+        sessionStorage.setItem(commitmentKey(state.code, event.hand_number), event.commitment);
         state.draftSeen[event.hand_number] = [];
         state.myDraftTurns[event.hand_number] = 0;
         addLog(`Hand ${event.hand_number}: ${seatName(event.first_drafter)} draft${event.first_drafter === me ? "" : "s"} first.`);
-        state.conn.sendEntropy(state.code, event.hand_number);
+        sendEntropy(event.hand_number, true);
+        break;
+      case "shuffled":
+        addLog(me !== null && event.entropy_from[me] ? "Shuffled, with your entropy." : "Shuffled.");
         break;
       case "blind_nil":
         addLog(`${seatName(event.seat)} ${event.declared ? "declared blind nil" : "declined blind nil"}.`);
@@ -354,13 +399,24 @@ async function onHandResult(result) {
   if (result.table !== state.code) return;
   const committed = sessionStorage.getItem(commitmentKey(state.code, result.hand_number));
   const seen = state.draftSeen[result.hand_number] || [];
+  const sent = sessionStorage.getItem(entropyKey(state.code, result.hand_number));
   state.handWindow = { result, check: null };
   let check;
   try {
     check = await checkHand(result, committed, seen);
+    const me = mySeat();
+    if (check.ok && sent && me !== null) {
+      check =
+        result.entropy[me] === sent
+          ? { ok: true, reason: `${check.reason}; your entropy is in it` }
+          : { ok: false, reason: "the shuffle did not use the entropy this seat sent" };
+    }
   } catch (error) {
     check = { ok: false, reason: `could not check: ${error}` };
   }
+  // checked: a later game's hand of the same number must not find these
+  sessionStorage.removeItem(commitmentKey(result.table, result.hand_number));
+  sessionStorage.removeItem(entropyKey(result.table, result.hand_number));
   if (state.handWindow && state.handWindow.result === result) {
     state.handWindow.check = check;
     render();
@@ -388,6 +444,7 @@ function onError(error) {
     history.replaceState(null, "", "#");
     refreshLobby();
   }
+  if (error.request === "entropy") return; // too late for this shuffle: nothing to do
   if (error.code === "stale_version") requestSnapshot();
   state.notice = error.message;
 }

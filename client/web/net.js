@@ -3,6 +3,7 @@
 
 export const SUBPROTOCOL = "spades2.json";
 export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_MINOR = 1; // 1.1: the seat sends its own entropy for each shuffle
 
 const TOKEN_KEY = "spades2.token";
 const SEQ_KEY = "spades2.seq";
@@ -54,7 +55,12 @@ export class Connection {
     this.ws = ws;
     this.welcomed = false;
     ws.addEventListener("open", () => {
-      const hello = { type: "hello", protocol_version: PROTOCOL_VERSION, name: this.name };
+      const hello = {
+        type: "hello",
+        protocol_version: PROTOCOL_VERSION,
+        protocol_minor: PROTOCOL_MINOR,
+        name: this.name,
+      };
       const token = this.token;
       if (token) hello.token = token;
       this.raw(hello);
@@ -137,17 +143,16 @@ export class Connection {
   }
 
   /**
-   * The seat's own entropy for the shuffle (protocol 1.1 adds a message for it, sent
-   * after hand_started's commitment and before the first card is drawn). Protocol 1
-   * has no such message, so there is nothing to send yet: this is the one place to fill
-   * in. Returns the hex value it would send.
+   * Send the seat's own entropy for a hand's shuffle (protocol 1.1: after hand_started's
+   * commitment, before the shuffle): 32 bytes from the browser's secure random source
+   * (crypto.getRandomValues works on plain http too). Returns the hex value sent, which
+   * hand_result must reveal as this seat's entropy.
    */
   sendEntropy(code, handNumber) {
     const bytes = new Uint8Array(32);
     crypto.getRandomValues(bytes);
-    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    void code;
-    void handNumber;
-    return hex;
+    const value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    this.send({ type: "entropy", code, hand_number: handNumber, value });
+    return value;
   }
 }

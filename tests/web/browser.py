@@ -75,6 +75,9 @@ class ServerThread:
     """``start_server`` on its own event loop in a daemon thread; ``call`` runs code there."""
 
     def __init__(self, **overrides: Any) -> None:
+        # the shuffle waits for every 1.1 seat's entropy (a browser sends it at once), so
+        # a page that failed to send would stall its test rather than pass unnoticed
+        overrides = {"entropy_seconds": 60.0, **overrides}
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.server: RunningServer | None = None
@@ -204,7 +207,8 @@ class Page:
         except Exception as error:
             raise AssertionError(
                 f"timed out waiting for {what}; page errors: {self.errors()}; "
-                f"table: {self.js('return document.querySelector(`#table`)?.dataset')}"
+                f"table: {self.js('return document.querySelector(`#table`)?.dataset')}; "
+                f"messages: {self.js('return globalThis.spadesTrace')}"
             ) from error
 
     def js(self, script: str, *args: Any) -> Any:

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from protocol import convert
 from protocol import messages as m
-from tests.server.helpers import Client, play_to_end
+from tests.server.helpers import Client, choose
 from tests.web.browser import DESKTOP, PHONE, Page, ServerThread, cards_named_in
 from tests.web.play import (
     act,
@@ -106,11 +107,18 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
         lambda: page.find("#hand-window .verify").get_attribute("data-verified") != "pending",
         "the shuffle check",
     )
-    assert page.find("#hand-window .verify").get_attribute("data-verified") == "yes"
+    verdict = page.find("#hand-window .verify")
+    assert verdict.get_attribute("data-verified") == "yes", verdict.text
     text = page.find("#hand-window").text
     assert "Shuffle verified" in text and "bags" in text and "total" in text
     # classic shows the card after a keep: this seat saw 2 stock cards on each of 13 turns
     assert "the 26 cards this seat drew lie where the deck puts them" in text
+    # protocol 1.1: this browser sent its own entropy, and the shuffle used it
+    assert "your entropy is in it" in text
+    revealed = server.call(
+        lambda: convert.view_message(server.hub.tables[code].state.view_for(0)).hand_results
+    )
+    assert len(revealed[0].entropy[0]) == 64 and revealed[0].entropy[1] == ""  # the bot: none
     shoot(page, "hand-window")
     assert phases.count("draft") == 13
     assert phases.count("bidding") == 1
@@ -299,13 +307,30 @@ def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page
 
     def terminal() -> None:
         async def play() -> None:
+            # a protocol 1.1 client in msgpack: its entropy for the shuffle, random moves
             client = await Client.hello(server.url, "term")
             await client.request(m.JoinTable(code=code), m.Snapshot)
-            outcome.append(
-                await play_to_end(
-                    client, random.Random(3), stop=lambda x: isinstance(x, m.HandResult)
-                )
-            )
+            choices = random.Random(3)
+            while True:
+                message = await client.recv(30)
+                if isinstance(message, m.Events):
+                    for event in message.events:
+                        if isinstance(event, m.HandStartedEvent):
+                            value = choices.randbytes(32).hex()
+                            await client.send(
+                                m.Entropy(code=code, hand_number=event.hand_number, value=value)
+                            )
+                elif isinstance(message, m.YourTurn):
+                    action = await choose(client, message, choices)
+                    client.seq += 1
+                    await client.send(
+                        m.Act(code=code, action=action, version=message.version, seq=client.seq)
+                    )
+                elif isinstance(message, m.HandResult):
+                    outcome.append(message)
+                    break
+                elif isinstance(message, m.ErrorMessage):
+                    raise AssertionError(message)
             await client.close()
 
         try:
@@ -361,4 +386,6 @@ def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page
     result = outcome[0]
     text = page.find("#hand-window").text
     assert f"Hand {result.hand_number}" in text
+    assert all(len(value) == 64 for value in result.entropy)  # both seats' entropy went in
+    assert "your entropy is in it" in text
     assert str(result.scores[0]) in text and str(result.scores[1]) in text
