@@ -193,6 +193,10 @@ def test_bad_frames_on_a_json_connection_get_errors_and_change_nothing() -> None
             await client.send_raw(frame)
             error = await client.expect(m.ErrorMessage)
             assert error.code == "bad_message"
+        # a readable type and id are echoed, as for msgpack (protocol 1.1)
+        await client.send_raw('{"type": "ping", "nonce": -1, "id": 9}')
+        error = await client.expect(m.ErrorMessage)
+        assert (error.code, error.request, error.id) == ("bad_message", "ping", 9)
         await client.send_raw(
             json.dumps(
                 {
