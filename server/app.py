@@ -77,7 +77,15 @@ from engine import (
 )
 from protocol import convert
 from protocol import messages as m
-from protocol.codec import decode_client, encode, encode_for
+from protocol.codec import (
+    JSON_SUBPROTOCOL,
+    decode_client,
+    decode_client_json,
+    encode,
+    encode_for,
+    encode_json,
+    json_from_msgpack,
+)
 from protocol.errors import ConversionError, DecodeError
 from protocol.text import TextError, clean_chat, clean_name
 from server.bots import BotRunner
@@ -88,6 +96,8 @@ from server.limits import AddressLimits, LimitError
 from server.rulebounds import check_score_range
 from server.store import Store, StoreError, TableRow, token_hash
 from server.tables import CODE_ALPHABET, Level, Player, Seat, Table, server_time
+from server.web import respond as web_respond
+from server.web import select_subprotocol
 
 __all__ = ["LIST_PAGE_SIZE", "Conn", "Hub", "RunningServer", "start_server"]
 
@@ -148,6 +158,7 @@ class Conn:
         "config",
         "hub",
         "id",
+        "json",
         "minor",
         "pending",
         "player",
@@ -164,6 +175,8 @@ class Conn:
         self.config = config
         self.hub = hub
         self.pending: list[bytes] = []
+        # The browser's JSON subprotocol: the same messages as UTF-8 JSON in text frames.
+        self.json = getattr(ws, "subprotocol", None) == JSON_SUBPROTOCOL
         self.minor = m.PROTOCOL_MINOR  # 1.1 until hello says 1.0
         self.player: Player | None = None
         self.watching: set[str] = set()
@@ -186,6 +199,8 @@ class Conn:
         """Queue an encoded message (shared by every viewer who gets the same bytes)."""
         if self.closed:
             return
+        if self.json:
+            data = json_from_msgpack(data).encode()
         if len(self.pending) >= self.config.send_queue_limit or (
             self.ws.transport is not None
             and self.ws.transport.get_write_buffer_size() > self.config.send_buffer_bytes
@@ -209,8 +224,9 @@ class Conn:
         if protocol.state is not State.OPEN:
             return
         try:
+            send = protocol.send_text if self.json else protocol.send_binary
             for data in pending:
-                protocol.send_binary(data)
+                send(data)
             chunks = [chunk for chunk in protocol.data_to_send() if chunk]
             ws.transport.writelines(chunks)
         except Exception:  # the connection broke under us: its reader ends it
@@ -535,6 +551,10 @@ class Hub:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
+        if request.headers.get("Upgrade", "").lower() != "websocket":
+            page = web_respond(connection, request)  # the web client's files
+            if page is not None:
+                return page
         if path != "/":
             return connection.respond(
                 404,
@@ -559,7 +579,8 @@ class Hub:
             reason = "the server is full" if full else "your address has too many connections"
             log.info("connection from %s refused: %s", _peer(ws), reason)
             with contextlib.suppress(ConnectionClosed):
-                await ws.send(encode(_error("server_full", f"{reason}; try later", None, None)))
+                refusal = _error("server_full", f"{reason}; try later", None, None)
+                await ws.send(encode_json(refusal) if conn.json else encode(refusal))
                 await ws.close(1013, "server full")
             return
         self.conns.add(conn)
@@ -596,7 +617,10 @@ class Hub:
 
     def handle_data(self, conn: Conn, data: bytes | str) -> None:
         try:
-            message = decode_client(data, self.config.max_message_bytes)  # type: ignore[arg-type]
+            if conn.json:
+                message = decode_client_json(data, self.config.max_message_bytes)  # type: ignore[arg-type]
+            else:
+                message = decode_client(data, self.config.max_message_bytes)  # type: ignore[arg-type]
         except DecodeError as error:
             # the frame's type and id are echoed whenever they could be read, so a client
             # waiting on that id is answered (protocol 1.1)
@@ -1481,6 +1505,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
             config.host,
             config.port,
             process_request=hub.process_request,
+            select_subprotocol=select_subprotocol,
             max_size=config.max_message_bytes,
             compression=None,
             ping_interval=config.ping_interval,

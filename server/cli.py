@@ -151,6 +151,8 @@ async def _serve(config: ServerConfig) -> None:
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)
     print(f"spades server listening on {running.url}", flush=True)
+    shown = "<this machine's address>" if config.host in ("0.0.0.0", "::", "") else running.host
+    print(f"play in a browser: http://{shown}:{running.port}/ (nothing to install)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
