@@ -52,7 +52,6 @@ class AnalysisLevel:
     - ``rollout_exact``: ... whose last ``rollout_exact`` tricks are solved exactly.
     - ``bid_samples``: deals drawn for a bid.
     - ``exchange_draws``: random pile draws for a blind-nil exchange.
-    - ``baseline_deals``: sampled deals for the average double-dummy tricks of a hand.
     """
 
     name: str
@@ -61,13 +60,12 @@ class AnalysisLevel:
     rollout_exact: int
     bid_samples: int
     exchange_draws: int
-    baseline_deals: int
 
 
 ANALYSIS_LEVELS: Final[dict[str, AnalysisLevel]] = {
-    "easy": AnalysisLevel("easy", 24, 3, 2, 100, 16, 16),
-    "normal": AnalysisLevel("normal", 64, 5, 4, 300, 48, 40),
-    "hard": AnalysisLevel("hard", 200, 7, 5, 1000, 128, 100),
+    "easy": AnalysisLevel("easy", 24, 3, 2, 100, 16),
+    "normal": AnalysisLevel("normal", 64, 5, 4, 300, 48),
+    "hard": AnalysisLevel("hard", 200, 7, 5, 1000, 128),
 }
 """The levels by name; ``normal`` is the default."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.actions import Bid, BlindNil, Deal, Discard, Exchange, Keep, Play, PlayerAction
 from engine.analysis import botlink
@@ -37,12 +37,24 @@ from engine.cards import ALL_CARDS_MASK, card_mask
 from engine.game import GameState, HandResult, Phase, PlayerView
 from engine.record import replay
 
-__all__ = ["Progress", "analyze_record", "average_dd_tricks", "dd_tricks", "known_seed"]
+__all__ = [
+    "AVERAGE_DD_TRICKS",
+    "Progress",
+    "analyze_record",
+    "average_dd_tricks",
+    "dd_tricks",
+    "known_seed",
+]
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each judged decision."""
 
 _TRICK_UTILITY = [float(taken) for taken in range(14)]
+
+AVERAGE_DD_TRICKS: Final[dict[bool, float]] = {True: 6.65, False: 6.35}
+"""Mean double-dummy tricks of a drafted hand against a drafted hand, by whether it has
+the lead: ``average_dd_tricks(300, True)`` gave 6.653 (``bench/analysis.py --baseline``
+measures it again); the two figures add up to 13 since both hands are drawn alike."""
 
 
 def known_seed(level: str, hand_number: int, decision: int) -> str:
@@ -214,7 +226,6 @@ def analyze_record(
     final = replay(record)
     steps, hands = _walk(final, seat)
     total = len(steps)
-    baselines: dict[bool, float] = {}
     judged: list[DecisionAnalysis] = []
     for done, step in enumerate(steps, 1):
         judged.append(_judge(step, config, seat, hands[step.hand_number]))
@@ -229,11 +240,7 @@ def analyze_record(
         average: float | None = None
         if facts.start_hands is not None:
             dd = dd_tricks(*facts.start_hands, facts.seat_leads)
-            if facts.seat_leads not in baselines:
-                baselines[facts.seat_leads] = average_dd_tricks(
-                    config.baseline_deals, facts.seat_leads
-                )
-            average = baselines[facts.seat_leads]
+            average = AVERAGE_DD_TRICKS[facts.seat_leads]
         expected = next(
             (d.knew.expected_tricks for d in decisions if d.kind is DecisionKind.BID and d.knew),
             None,
