@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.actions import PlayerAction
+from engine.cards import Card
 from engine.errors import EngineError
 
 __all__ = [
@@ -169,8 +170,9 @@ class DecisionAnalysis:
     """One decision of the analysed seat, judged.
 
     ``index`` counts the seat's decisions in the game from 0; ``trick`` is the trick
-    number (1..13) of a card, else 0; ``knew`` is ``None`` when the decision was forced;
-    ``hindsight`` is set for cards and bids.
+    number (1..13) of a card, else 0; ``offered`` the card on offer of a draft turn;
+    ``knew`` is ``None`` when the decision was forced; ``hindsight`` is set for cards
+    with a choice and for bids.
     """
 
     index: int
@@ -182,6 +184,7 @@ class DecisionAnalysis:
     knew: Knew | None
     hindsight: Hindsight | None
     verdict: Verdict
+    offered: Card | None = None
 
     @property
     def loss(self) -> float:

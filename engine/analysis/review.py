@@ -191,10 +191,11 @@ def _judge(step: _Step, level: AnalysisLevel, seat: int, facts: _HandFacts) -> D
         kind=step.kind,
         action=step.action,
         trick=trick,
-        choices=len(view.legal_actions()) if step.kind is not DecisionKind.EXCHANGE else 0,
+        choices=len(view.legal_actions()),
         knew=knew,
         hindsight=hindsight,
         verdict=Verdict.FORCED if knew is None else verdict_for(knew.loss),
+        offered=view.offered if step.kind is DecisionKind.DRAFT else None,
     )
 
 
