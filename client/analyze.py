@@ -72,28 +72,25 @@ def _where(decision: DecisionAnalysis) -> str:
 
 
 def _decision_line(decision: DecisionAnalysis, ascii_only: bool, with_hand: bool) -> str:
+    """One line: where, what was done, points lost, the best choice, verdict, hindsight."""
     made = _action(decision.action, ascii_only, decision.offered)
     place = (f"hand {decision.hand_number}, " if with_hand else "") + _where(decision)
-    line = f"{place:>20}  {made + _MARKS[decision.verdict]:<18}"
+    line = f"{place:>17} {made + _MARKS[decision.verdict]:<14}"
     knew = decision.knew
     if knew is None:
-        return line + " forced"
-    if decision.verdict is Verdict.GOOD and knew.loss < 0.05:
-        line += " best"
+        return line + "      forced"
+    if knew.loss < 0.05:
+        line += f" {'':>6}  best{'':9} {decision.verdict.value:<10}"
     else:
-        best = _action(knew.best_action, ascii_only, decision.offered)
-        if isinstance(knew.best_action, Keep | Discard) and decision.offered is not None:
-            best = best.split(" ")[0]
-        line += f" {-knew.loss:+6.1f} (best {best})"
-    line += f"  {decision.verdict.value}"
+        best = _action(knew.best_action, ascii_only)
+        line += f" {-knew.loss:+6.1f}  best {best:<8} {decision.verdict.value:<10}"
     hindsight = decision.hindsight
     if hindsight is not None and isinstance(decision.action, Play):
+        line += f" DD {hindsight.made_tricks}"
         if hindsight.tricks_lost > 0:
             best = _action(hindsight.best_action, ascii_only)
-            line += f"; shown: {hindsight.made_tricks} tricks, {best} {hindsight.best_tricks}"
-        else:
-            line += f"; shown: {hindsight.made_tricks} tricks"
-    return line
+            line += f" ({best}: {hindsight.best_tricks})"
+    return line.rstrip()
 
 
 def _percent(value: float | None) -> str:
@@ -116,12 +113,12 @@ def _hand_lines(hand: HandAnalysis, ascii_only: bool, every: bool) -> list[str]:
     lines = [f"Hand {hand.hand_number}: {_bid_text(hand)}, took {took}{points}"]
     facts = []
     if hand.expected_tricks is not None:
-        facts.append(f"expected {hand.expected_tricks:.1f} tricks")
+        facts.append(f"tricks expected {hand.expected_tricks:.1f}")
     if hand.dd_tricks is not None:
-        facts.append(f"all cards shown {hand.dd_tricks}")
+        facts.append(f"cards shown {hand.dd_tricks}")
     luck = hand.luck
     if luck is not None and hand.average_dd_tricks is not None:
-        facts.append(f"luck {luck:+.1f} (a drafted hand takes {hand.average_dd_tricks:.1f})")
+        facts.append(f"luck {luck:+.1f} (average {hand.average_dd_tricks:.1f})")
     facts.append(f"accuracy {_percent(hand.accuracy)}")
     lines.append("  " + " · ".join(facts))
     shown = [
@@ -163,7 +160,9 @@ def format_analysis(analysis: GameAnalysis, ascii_only: bool = False, every: boo
         "",
         "Points are the hand's margin (yours minus the opponent's). Verdicts by expected",
         f"points lost: {thresholds}; accuracy 100·exp(-loss/{ACCURACY_SCALE:g}).",
-        '"shown": tricks with all cards shown (double dummy) after the card played.',
+        "DD: your tricks with all cards shown (double dummy) after the card played, and",
+        "the better card's when there was one. Luck: the hand's double-dummy tricks",
+        "against the average drafted hand's.",
     ]
     return "\n".join(lines)
 
