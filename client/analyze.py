@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import ProgressBar
 from prompt_toolkit.shortcuts.progress_bar.base import ProgressBarCounter
 
@@ -35,7 +37,7 @@ from engine.analysis import (
     analyze_record,
 )
 
-__all__ = ["analyze_file", "format_analysis", "run_analyze"]
+__all__ = ["analyze_file", "format_analysis", "run_analyze", "with_progress_bar"]
 
 _MARKS = {
     Verdict.GOOD: "",
@@ -181,10 +183,16 @@ def analyze_file(
     return analyze_record(record, seat, level, progress)
 
 
-def _with_bar(work: Callable[[Progress | None], GameAnalysis]) -> GameAnalysis:
-    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+def with_progress_bar(
+    work: Callable[[Progress | None], GameAnalysis],
+    output: Output | None = None,
+    input: Input | None = None,
+) -> GameAnalysis:
+    """Run ``work(progress)`` under prompt_toolkit's progress bar (on ``output``, else on
+    the terminal; without a terminal, no bar: ``work(None)``)."""
+    if output is None and not (sys.stdout.isatty() and sys.stdin.isatty()):
         return work(None)
-    with ProgressBar(title="Analysing the game") as bar:
+    with ProgressBar(title="Analysing the game", output=output, input=input) as bar:
         counter: ProgressBarCounter[int] = bar(label="decisions", total=1)
 
         def progress(done: int, total: int) -> None:
@@ -206,7 +214,7 @@ def run_analyze(
 ) -> int:
     """The ``spades analyze`` command: print the report; 0 on success, 1 on a bad record."""
     try:
-        analysis = _with_bar(lambda progress: analyze_file(path, seat, level, progress))
+        analysis = with_progress_bar(lambda progress: analyze_file(path, seat, level, progress))
     except (OSError, ValueError, EngineError) as error:
         print(f"spades analyze: {path}: {error}", file=sys.stderr)
         return 1
