@@ -30,6 +30,7 @@ from engine.analysis import (
     DEFAULT_LEVEL,
     VERDICT_THRESHOLDS,
     DecisionAnalysis,
+    DecisionKind,
     GameAnalysis,
     HandAnalysis,
     Progress,
@@ -70,13 +71,18 @@ def _action(action: PlayerAction, ascii_only: bool, offered: Card | None = None)
 def _where(decision: DecisionAnalysis) -> str:
     if decision.trick:
         return f"trick {decision.trick}"
+    if decision.kind is DecisionKind.BID:
+        return ""  # the action says "bid 4"
     return decision.kind.value.replace("_", " ")
 
 
 def _decision_line(decision: DecisionAnalysis, ascii_only: bool, with_hand: bool) -> str:
     """One line: where, what was done, points lost, the best choice, verdict, hindsight."""
     made = _action(decision.action, ascii_only, decision.offered)
-    place = (f"hand {decision.hand_number}, " if with_hand else "") + _where(decision)
+    where = _where(decision)
+    place = ", ".join(
+        part for part in (f"hand {decision.hand_number}" if with_hand else "", where) if part
+    )
     line = f"{place:>17} {made + _MARKS[decision.verdict]:<14}"
     knew = decision.knew
     if knew is None:

@@ -45,14 +45,18 @@ def test_spades_analyze_prints_every_decision_of_the_seat(
     drafts = [line for line in lines if re.match(r"\s+draft (keep|discard) ", line)]
     plays = [line for line in lines if re.match(r"\s+trick \d+ ", line)]
     assert len(drafts) == 13 and len(plays) == 13
-    assert sum(bool(re.match(r"\s+bid (bid|nil)", line)) for line in lines) == 1
+    assert sum(bool(re.match(r"\s+bid (\d+|nil)", line)) for line in lines) == 1
     assert all(len(line) <= 80 for line in lines)
     assert "♠" not in out and "♥" not in out
 
 
 def test_by_default_only_the_costly_decisions_are_listed(analysis: GameAnalysis) -> None:
     text = format_analysis(analysis)
-    listed = [line for line in text.splitlines() if re.match(r"\s+(trick \d+|bid|draft) ", line)]
+    listed = [
+        line
+        for line in text.splitlines()
+        if re.match(r"\s+(trick \d+|bid|draft|exchange|blind nil) ", line)
+    ]
     costly = [d for d in analysis.decisions if d.verdict not in (Verdict.GOOD, Verdict.FORCED)]
     assert len(listed) == len(costly)
     for decision, line in zip(costly, listed, strict=True):
