@@ -38,7 +38,13 @@ from engine.analysis import (
     analyze_record,
 )
 
-__all__ = ["analyze_file", "format_analysis", "run_analyze", "with_progress_bar"]
+__all__ = [
+    "analyze_file",
+    "format_analysis",
+    "run_analyze",
+    "show_analysis",
+    "with_progress_bar",
+]
 
 _MARKS = {
     Verdict.GOOD: "",
@@ -209,6 +215,37 @@ def with_progress_bar(
         result = work(progress)
         counter.done = True
     return result
+
+
+def show_analysis(
+    record: dict[str, Any],
+    seat: int | None = None,
+    level: str = DEFAULT_LEVEL,
+    ascii_only: bool = False,
+    ask: Callable[[str], str] = input,
+) -> None:
+    """Analyse ``record`` on the plain terminal, print the report, wait for Enter.
+
+    Meant for a full-screen screen's key, run with prompt_toolkit's ``run_in_terminal``
+    (the screen is suspended meanwhile). ``seat`` ``None`` asks which seat; ``ask`` reads
+    an answer (``input``). Errors are printed, not raised.
+    """
+    try:
+        if seat is None:
+            answer = ask("Analyse which seat, 0 or 1? [0] ").strip() or "0"
+            if answer not in ("0", "1"):
+                print(f"There is no seat {answer}.")
+                ask("Press Enter to go back. ")
+                return
+            seat = int(answer)
+        chosen = seat
+        analysis = with_progress_bar(
+            lambda progress: analyze_record(record, chosen, level, progress)
+        )
+        print(format_analysis(analysis, ascii_only))
+    except EngineError as error:
+        print(f"The game cannot be analysed: {error}")
+    ask("Press Enter to go back. ")
 
 
 def run_analyze(
