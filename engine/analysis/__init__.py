@@ -38,6 +38,7 @@ from engine.analysis.model import (
     Knew,
     Verdict,
     accuracy_of,
+    analysis_to_dict,
     verdict_for,
 )
 from engine.analysis.review import Progress, analyze_record, known_seed
@@ -58,6 +59,7 @@ __all__ = [
     "Progress",
     "Verdict",
     "accuracy_of",
+    "analysis_to_dict",
     "analyze_record",
     "judge_bid_hindsight",
     "judge_known",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from engine.actions import PlayerAction
 from engine.cards import Card
@@ -34,6 +34,7 @@ __all__ = [
     "Knew",
     "Verdict",
     "accuracy_of",
+    "analysis_to_dict",
     "verdict_for",
 ]
 
@@ -65,8 +66,8 @@ class AnalysisLevel:
 
 ANALYSIS_LEVELS: Final[dict[str, AnalysisLevel]] = {
     "easy": AnalysisLevel("easy", 24, 3, 2, 100, 16),
-    "normal": AnalysisLevel("normal", 64, 5, 4, 300, 48),
-    "hard": AnalysisLevel("hard", 200, 7, 5, 1000, 128),
+    "normal": AnalysisLevel("normal", 120, 5, 4, 300, 48),
+    "hard": AnalysisLevel("hard", 400, 7, 5, 1000, 128),
 }
 """The levels by name; ``normal`` is the default."""
 
@@ -246,3 +247,80 @@ class GameAnalysis:
         for decision in self.decisions:
             counts[decision.verdict] += 1
         return counts
+
+
+def _action_text(action: PlayerAction | None) -> str | None:
+    return None if action is None else str(action)
+
+
+def _decision_dict(decision: DecisionAnalysis) -> dict[str, Any]:
+    knew = decision.knew
+    hindsight = decision.hindsight
+    return {
+        "index": decision.index,
+        "hand_number": decision.hand_number,
+        "kind": decision.kind.value,
+        "action": str(decision.action),
+        "trick": decision.trick,
+        "choices": decision.choices,
+        "offered": None if decision.offered is None else str(decision.offered),
+        "verdict": decision.verdict.value,
+        "knew": None
+        if knew is None
+        else {
+            "made": round(knew.made, 2),
+            "best": round(knew.best, 2),
+            "best_action": _action_text(knew.best_action),
+            "loss": round(knew.loss, 2),
+            "samples": knew.samples,
+            "expected_tricks": None
+            if knew.expected_tricks is None
+            else round(knew.expected_tricks, 2),
+        },
+        "hindsight": None
+        if hindsight is None
+        else {
+            "made_tricks": hindsight.made_tricks,
+            "best_tricks": hindsight.best_tricks,
+            "made_points": hindsight.made_points,
+            "best_points": hindsight.best_points,
+            "best_action": _action_text(hindsight.best_action),
+        },
+    }
+
+
+def analysis_to_dict(analysis: GameAnalysis) -> dict[str, Any]:
+    """A JSON-ready form of ``analysis`` (actions and cards in their text forms, figures
+    rounded to 0.01), for storing or sending; decisions are listed per hand."""
+
+    def rounded(value: float | None) -> float | None:
+        return None if value is None else round(value, 2)
+
+    return {
+        "seat": analysis.seat,
+        "level": analysis.level,
+        "preset": analysis.preset,
+        "scores": list(analysis.scores),
+        "winner": analysis.winner,
+        "accuracy": rounded(analysis.accuracy),
+        "verdicts": {verdict.value: count for verdict, count in analysis.verdict_counts().items()},
+        "costliest": [decision.index for decision in analysis.costliest],
+        "hands": [
+            {
+                "hand_number": hand.hand_number,
+                "bid": hand.bid,
+                "blind_nil": hand.blind_nil,
+                "tricks": hand.tricks,
+                "points": hand.points,
+                "opponent_points": hand.opponent_points,
+                "expected_tricks": rounded(hand.expected_tricks),
+                "dd_tricks": hand.dd_tricks,
+                "average_dd_tricks": hand.average_dd_tricks,
+                "luck": rounded(hand.luck),
+                "accuracy": rounded(hand.accuracy),
+                "costliest": [decision.index for decision in hand.costliest],
+                "decisions": [_decision_dict(decision) for decision in hand.decisions],
+            }
+            for hand in analysis.hands
+        ],
+    }

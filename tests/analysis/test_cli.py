@@ -14,7 +14,8 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client.analyze import analyze_file, format_analysis, with_progress_bar
 from client.cli import main
-from engine.analysis import GameAnalysis, Progress, Verdict
+from engine import parse_action
+from engine.analysis import GameAnalysis, Progress, Verdict, analysis_to_dict
 
 from .helpers import CLASSIC, play, record_of
 
@@ -104,3 +105,18 @@ def test_the_progress_bar_counts_the_decisions(analysis: GameAnalysis) -> None:
     assert seen == list(range(1, 28))
     assert "Analysing the game" in text
     assert re.search(r"27/\s*27", text)
+
+
+def test_the_json_form_holds_every_decision(analysis: GameAnalysis) -> None:
+    data = analysis_to_dict(analysis)
+    assert json.loads(json.dumps(data)) == data
+    decisions = [d for hand in data["hands"] for d in hand["decisions"]]
+    assert len(decisions) == len(analysis.decisions)
+    for original, written in zip(analysis.decisions, decisions, strict=True):
+        assert parse_action(written["action"]) == original.action
+        assert written["verdict"] == original.verdict.value
+        assert (written["knew"] is None) == (original.knew is None)
+        if original.knew is not None:
+            assert written["knew"]["loss"] == round(original.knew.loss, 2)
+    assert data["costliest"] == [d.index for d in analysis.costliest]
+    assert sum(data["verdicts"].values()) == len(decisions)
