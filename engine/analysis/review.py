@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.actions import Bid, BlindNil, Deal, Discard, Exchange, Keep, Play, PlayerAction
+from engine.actions import Bid, BlindNil, Discard, Exchange, Keep, Play, PlayerAction
 from engine.analysis import botlink
 from engine.analysis.judge import judge_bid_hindsight, judge_known, judge_play_hindsight
 from engine.analysis.model import (
@@ -139,10 +139,12 @@ def _walk(final: GameState, seat: int) -> tuple[list[_Step], dict[int, _HandFact
     hands: dict[int, _HandFacts] = {}
     opp = 1 - seat
     for actor, action in final.actions:
-        if isinstance(action, Deal):
+        if actor is None:  # chance (one Deal, or however many steps a hand is dealt in)
             state.apply(None, action)
-            hands[state.hand_number] = _HandFacts(state.hand_number)
+            if state.hand_number not in hands:
+                hands[state.hand_number] = _HandFacts(state.hand_number)
             continue
+        assert isinstance(action, BlindNil | Keep | Discard | Exchange | Bid | Play)
         facts = hands[state.hand_number]
         if state.phase is Phase.PLAY and facts.start_hands is None:
             view = state.view_for(seat)
