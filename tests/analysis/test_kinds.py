@@ -111,3 +111,22 @@ def test_verdict_thresholds_and_accuracy() -> None:
     assert accuracy_of([0.0, 0.0]) == 100.0
     assert 30.0 < accuracy_of([20.0]) < 40.0  # type: ignore[operator]
     assert accuracy_of([0.0, 1000.0]) == pytest.approx(50.0)
+
+
+def test_an_unfinished_game_is_analysed_up_to_where_it_stands() -> None:
+    def five_tricks_in(state: GameState) -> bool:
+        return len(state.view_for(0).tricks) >= 5
+
+    state = play(CLASSIC, "unfinished", stop=five_tricks_in)
+    analysis = analyze_record(game_record(state), 0, level="easy")
+    seat_actions = [action for seat, action in state.actions if seat == 0]
+    assert [d.action for d in analysis.decisions] == seat_actions
+    [hand] = analysis.hands
+    assert hand.tricks is None and hand.points is None
+    assert hand.bid == state.view_for(0).bids[0]
+    assert hand.dd_tricks is not None and 0 <= hand.dd_tricks <= 13
+    [bid] = [d for d in analysis.decisions if d.kind is DecisionKind.BID]
+    assert bid.knew is not None and bid.hindsight is None  # the hand is not over
+    assert analysis.winner is None
+    # the same record gives the same analysis (seeded from public facts only)
+    assert analyze_record(game_record(state), 0, level="easy") == analysis
