@@ -32,6 +32,7 @@ TEST_CONFIG = ServerConfig(
     standin_level="easy",
     rate_messages_per_second=10_000.0,
     rate_burst=10_000,
+    entropy_seconds=0.0,  # no entropy step unless a test turns it on
 )
 
 
@@ -68,9 +69,11 @@ class Client:
         return cls(ws)
 
     @classmethod
-    async def hello(cls, url: str, name: str = "p", token: str | None = None) -> Client:
+    async def hello(
+        cls, url: str, name: str = "p", token: str | None = None, minor: int = m.PROTOCOL_MINOR
+    ) -> Client:
         client = await cls.open(url)
-        await client.send(m.Hello(protocol_version=1, name=name, token=token))
+        await client.send(m.Hello(protocol_version=1, protocol_minor=minor, name=name, token=token))
         client.welcome = await client.expect(m.Welcome)
         return client
 
