@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from engine import Action, Deal, GameState, PlayerView, RuleSet, game_record
+from engine import Action, Commit, Deal, GameState, PlayerView, RuleSet, Shuffle, game_record
 from engine.bot import Bot
 
 CLASSIC = RuleSet.preset("classic")
@@ -27,11 +27,13 @@ def play(
     override: Override | None = None,
     stop: Stop | None = None,
     max_actions: int = 3000,
+    two_step: bool = False,
 ) -> GameState:
     """A game between two easy bots, seeded by ``name``.
 
     ``override(state, seat, view, action)`` may replace a bot's action; ``stop(state)``
-    ends the game early (checked before each action).
+    ends the game early (checked before each action). ``two_step`` deals each hand with
+    a Commit and a Shuffle (seat entropy mixed in) instead of one Deal.
     """
     state = GameState(rules)
     bots = (Bot("easy", seed=1), Bot("easy", seed=2))
@@ -41,7 +43,13 @@ def play(
             break
         seat = state.current_player
         if seat is None:
-            state.apply(None, Deal(seed_of(name, deals)))
+            if not two_step:
+                state.apply(None, Deal(seed_of(name, deals)))
+            elif state.awaiting_shuffle:
+                state.apply(None, Shuffle((seed_of(name, deals, 0), seed_of(name, deals, 1))))
+            else:
+                state.apply(None, Commit(seed_of(name, deals)))
+                continue
             deals += 1
             continue
         view = state.view_for(seat)

@@ -130,3 +130,13 @@ def test_an_unfinished_game_is_analysed_up_to_where_it_stands() -> None:
     assert analysis.winner is None
     # the same record gives the same analysis (seeded from public facts only)
     assert analyze_record(game_record(state), 0, level="easy") == analysis
+
+
+def test_a_hand_dealt_in_two_steps_is_analysed_like_one() -> None:
+    state = play(CLASSIC, "two-step", two_step=True, stop=lambda s: s.phase is Phase.BIDDING)
+    chance = [str(action).split()[0] for seat, action in state.actions if seat is None]
+    assert chance == ["commit", "shuffle"]
+    analysis = analyze_record(game_record(state), 1, level="easy")
+    assert [d.action for d in analysis.decisions] == [a for s, a in state.actions if s == 1]
+    assert [d.kind for d in analysis.decisions] == [DecisionKind.DRAFT] * 13
+    assert all(d.knew is not None for d in analysis.decisions)
