@@ -230,14 +230,21 @@ def show_analysis(
     (the screen is suspended meanwhile). ``seat`` ``None`` asks which seat; ``ask`` reads
     an answer (``input``). Errors are printed, not raised.
     """
+
+    def answer(prompt: str) -> str:
+        try:
+            return ask(prompt)
+        except EOFError:  # no terminal input left: take the default
+            return ""
+
     try:
         if seat is None:
-            answer = ask("Analyse which seat, 0 or 1? [0] ").strip() or "0"
-            if answer not in ("0", "1"):
-                print(f"There is no seat {answer}.")
-                ask("Press Enter to go back. ")
+            reply = answer("Analyse which seat, 0 or 1? [0] ").strip() or "0"
+            if reply not in ("0", "1"):
+                print(f"There is no seat {reply}.")
+                answer("Press Enter to go back. ")
                 return
-            seat = int(answer)
+            seat = int(reply)
         chosen = seat
         analysis = with_progress_bar(
             lambda progress: analyze_record(record, chosen, level, progress)
@@ -245,7 +252,7 @@ def show_analysis(
         print(format_analysis(analysis, ascii_only))
     except EngineError as error:
         print(f"The game cannot be analysed: {error}")
-    ask("Press Enter to go back. ")
+    answer("Press Enter to go back. ")
 
 
 def run_analyze(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shlex
@@ -13,8 +14,12 @@ from pathlib import Path
 import pytest
 
 from client.analyze import show_analysis
+from client.model import ClientModel, Intent
+from client.render import fragments_text, render_prompt
+from client.session import start_embedded_server
 from engine import GameState, Phase, game_record
 from tests.client.test_e2e_tmux import TMUX, Terminal
+from tests.client.test_live import connected, until
 
 from .helpers import FIVE_HUNDRED, play
 
@@ -93,3 +98,42 @@ def test_the_replay_key_a_opens_the_analysis_in_tmux(record_path: Path) -> None:
         _wait(terminal, "EXITED 0")
     finally:
         terminal.stop()
+
+
+@pytest.mark.timeout(90)
+def test_the_game_over_key_a_analyses_the_record_of_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wanted: list[tuple[str, int | None]] = []
+
+    async def run() -> None:
+        server = await start_embedded_server(bot_delay=0.0)
+        try:
+            intent = Intent(kind="create", bot="easy", overrides={"target_score": 1})
+            model = ClientModel("alice", intent=intent)
+            model.record_dir = tmp_path
+            model.on_analysis = lambda text, seat: wanted.append((text, seat))
+            async with connected(server.url, model):
+                await until(lambda: model.game_over is not None, [model])
+                assert "a analysis" in fragments_text(render_prompt(model))
+                model.press("a")
+                await until(lambda: bool(wanted), [])
+                await until(lambda: model.saved_record is not None, [])
+                assert model.table is not None
+                assert wanted == [(model.record_json, model.table.your_seat)]
+                assert model.saved_record is not None
+                assert json.loads(model.saved_record.read_text()) == json.loads(wanted[0][0])
+                model.press("s")  # saving again does not analyse again
+                await until(lambda: model.analysis_wanted is False, [])
+                await asyncio.sleep(0.2)
+                assert len(wanted) == 1
+        finally:
+            await server.close()
+
+    asyncio.run(run())
+    record_json, seat = wanted[0]
+    # what the screen then runs: the analysis of that record for that seat
+    show_analysis(json.loads(record_json), seat, level="easy", ask=lambda prompt: "")
+    out = capsys.readouterr().out
+    assert out.startswith(f"Analysis of seat {seat} (")
+    assert "Hand 1: " in out
