@@ -295,6 +295,9 @@ class ClientModel:
         self.record_json: str | None = None
         self.record_dir: Path | None = None
         self.saved_record: Path | None = None
+        # game over, key a: the screen analyses the record (``spades analyze``) with this
+        self.on_analysis: Callable[[str, int | None], None] | None = None
+        self.analysis_wanted = False
         # input state
         self.cursor: Card | None = None
         self.typed = ""
@@ -715,6 +718,9 @@ class ClientModel:
 
     def _on_record(self, message: m.RecordMessage) -> None:
         self.record_json = message.record_json
+        if self.analysis_wanted and self.on_analysis is not None:
+            self.analysis_wanted = False
+            self.on_analysis(message.record_json, self.table.your_seat if self.table else None)
         directory = self.record_dir if self.record_dir is not None else Path.cwd()
         # the file name is ours: only the id's letters, digits, - and _ go into it
         record_id = "".join(
@@ -1058,10 +1064,11 @@ class ClientModel:
                 self.say("You asked for a rematch.")
             elif key == "l":
                 self.send(m.Leave(code=table.code))
-            elif key == "s":
+            elif key in ("s", "a"):
                 record_id = self.game_over.record_id if self.game_over else table.record_id
                 if record_id:
                     self.send(m.GetRecord(record_id=record_id))
+                    self.analysis_wanted = key == "a"  # analysed once the record is here
                 else:
                     self.flash = "No record yet."
             return

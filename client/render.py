@@ -354,7 +354,7 @@ def _prompt_text(model: ClientModel) -> str:
     if model.game_over is not None or view.phase is Phase.GAME_OVER:
         if table.your_seat is None:
             return "Game over: l leave · s save the record · Tab score sheet"
-        return "Game over: r rematch · l leave · s save the record · Tab score sheet"
+        return "Game over: r rematch · l leave · s save the record · a analysis · Tab scores"
     if table.status == "waiting":
         return f"Waiting for an opponent · b add the bot ({model.bot_level}) · x leave"
     turn = model.turn
@@ -920,7 +920,7 @@ At the table
   p  r        the pile (by suit) · the rules of this table
   x           leave the table (during a game: asks y/n)
   b           waiting: bring in the bot
-  r  l  s     game over: rematch · leave · save the record
+  r l s a     game over: rematch · leave · save the record · analysis
   Esc         close a window; Ctrl-C quits (asks during a game)
 Bright cards may be played, dark ones may not. Press r now for the rules.
 Lobby: ↑/↓ Enter join · w watch · c create · j/v code · r refresh"""

@@ -4,7 +4,8 @@ The record (as :func:`engine.game_record` writes it) is re-played with
 :func:`engine.replay`, which checks that every action applies and the outcome matches;
 then each hand is shown on one page: both hands as they stood when play began, the draft
 and the blind-nil choices, the bids, all 13 tricks, the score and the shuffle check.
-Page with ←/→ (or PgUp/PgDn, Home/End); q quits. ``--print`` writes every page to
+Page with ←/→ (or PgUp/PgDn, Home/End); ``a`` runs ``spades analyze`` on the game (the
+seat asked for); q quits. ``--print`` writes every page to
 standard output instead.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, run_in_terminal
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -171,7 +172,8 @@ def render_page(
                 f"{state.scores[1 - champion]}.",
                 "class:turn",
             )
-    out.append(("class:status", " ←/→ previous/next hand · Home/End first/last · q quit"))
+    status = " ←/→ previous/next hand · Home/End first/last · a analysis · q quit"
+    out.append(("class:status", status))
     return out
 
 
@@ -229,6 +231,12 @@ def run_replay(
     @bindings.add(Keys.End)
     def _last(event: KeyPressEvent) -> None:
         where[0] = len(pages) - 1
+
+    @bindings.add("a")
+    def _analyse(event: KeyPressEvent) -> None:
+        from client.analyze import show_analysis
+
+        run_in_terminal(lambda: show_analysis(record, ascii_only=ascii_only), in_executor=True)
 
     @bindings.add("q")
     @bindings.add(Keys.Escape)

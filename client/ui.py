@@ -11,9 +11,11 @@ The layout calls the render functions of :mod:`client.render` through
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
-from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.application import Application, get_app, run_in_terminal
+from prompt_toolkit.application.current import set_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
@@ -243,5 +245,17 @@ def build_application(
             if future is None or not future.done():
                 app.exit()
 
+    def analyse(record_json: str, seat: int | None) -> None:
+        """Game over, key a: ``spades analyze`` on the record, the screen suspended."""
+        from client.analyze import show_analysis
+
+        record = json.loads(record_json)
+        ascii_only = model.settings.ascii_cards
+        with set_app(app):  # called from the network task: make this app the current one
+            run_in_terminal(
+                lambda: show_analysis(record, seat, ascii_only=ascii_only), in_executor=True
+            )
+
     model.on_quit = quit_app
+    model.on_analysis = analyse
     return app

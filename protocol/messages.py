@@ -36,6 +36,7 @@ __all__ = [
     "Act",
     "ActionMessage",
     "AddBot",
+    "AnalysisMessage",
     "BidAction",
     "BidEvent",
     "BlindNilAction",
@@ -57,6 +58,7 @@ __all__ = [
     "ExchangeEvent",
     "GameOver",
     "GameOverEvent",
+    "GetAnalysis",
     "GetRecord",
     "HandResult",
     "HandScoredEvent",
@@ -813,6 +815,27 @@ class GetRecord(_Message):
     """Your request id, echoed in the answer."""
 
 
+class GetAnalysis(_Message):
+    """Ask for the analysis of one seat's play in a finished game (``spades analyze``):
+    every decision of that seat judged, with what it knew and with all cards shown.
+
+    Anyone who may fetch the record may ask (the record shows every card anyway). The
+    server works it out in its bot workers at a low priority, so the answer can take some
+    seconds (a whole game at ``normal``: about 20 s of one core); it is kept, and asked
+    again, comes at once.
+    """
+
+    type: Literal["get_analysis"] = "get_analysis"
+    record_id: str = Field(min_length=1, max_length=64)
+    """The ``record_id`` of a ``game_over`` (or ``TableInfo``)."""
+    seat: Seat
+    """The seat whose decisions are judged."""
+    level: BotLevel = "normal"
+    """How many deals each decision is judged on: ``easy``, ``normal`` or ``hard``."""
+    id: RequestId | None = None
+    """Your request id, echoed in the answer."""
+
+
 class Entropy(_Message):
     """1.1: your seat's random value for the shuffle of hand ``hand_number``.
 
@@ -855,7 +878,8 @@ ClientMessage = Annotated[
     | Rematch
     | GetRecord
     | Entropy
-    | Ping,
+    | Ping
+    | GetAnalysis,
     Field(discriminator="type"),
 ]
 
@@ -1044,6 +1068,26 @@ class RecordMessage(_Message):
     """The ``id`` of your ``get_record``."""
 
 
+class AnalysisMessage(_Message):
+    """The answer to ``get_analysis``: the analysis as JSON text."""
+
+    type: Literal["analysis"] = "analysis"
+    record_id: str
+    """The record id asked for."""
+    seat: Seat
+    """The seat analysed."""
+    level: BotLevel
+    """The level asked for."""
+    analysis_json: str
+    """The analysis, JSON text: ``seat``, ``level``, ``accuracy``, ``verdicts`` (count per
+    verdict), ``costliest`` (decision indices) and ``hands``, each with its bid, tricks,
+    expected and double-dummy tricks, ``luck``, ``accuracy`` and ``decisions`` (``action``,
+    ``verdict``, ``knew``: expected points made, best, loss and the best action;
+    ``hindsight``: double-dummy tricks made and best), as ``engine.analysis`` writes it."""
+    id: RequestId | None = None
+    """The ``id`` of your ``get_analysis``."""
+
+
 class EntropyAccepted(_Message):
     """1.1: your ``entropy`` for this hand is in; it goes into the shuffle."""
 
@@ -1089,7 +1133,8 @@ ServerMessage = Annotated[
     | RecordMessage
     | EntropyAccepted
     | Pong
-    | Left,
+    | Left
+    | AnalysisMessage,
     Field(discriminator="type"),
 ]
 
@@ -1104,6 +1149,8 @@ ADDED_IN_1_1: Final[dict[type[BaseModel], frozenset[str]]] = {
     Entropy: frozenset(Entropy.model_fields),
     EntropyAccepted: frozenset(EntropyAccepted.model_fields),
     ShuffledEvent: frozenset(ShuffledEvent.model_fields),
+    GetAnalysis: frozenset(GetAnalysis.model_fields),
+    AnalysisMessage: frozenset(AnalysisMessage.model_fields),
 }
 """Fields each model gained in 1.1 (every field: a message or event new in 1.1).
 

@@ -269,6 +269,9 @@ class Hub:
         self.seated: dict[str, set[str]] = {}  # player id -> codes of tables they sat at
         self.conns: set[Conn] = set()
         self.tasks: set[asyncio.Task[None]] = set()
+        # get_analysis: the analyses being worked out, and one worker's worth of room
+        self.analyses: dict[tuple[str, int, str], asyncio.Future[str]] = {}
+        self.analysis_slot = asyncio.Semaphore(1)
         self.started = time.monotonic()
         self.closing = False
         self._dirty: list[Conn] = []
@@ -708,6 +711,7 @@ class Hub:
             m.Leave: self._leave,
             m.Rematch: self._rematch,
             m.GetRecord: self._get_record,
+            m.GetAnalysis: self._get_analysis,
             m.Entropy: self._entropy,
             m.Ping: self._ping,
         }
@@ -1120,6 +1124,53 @@ class Hub:
             self._shuffle(table)
             self._advance(table)
 
+    def _get_analysis(self, conn: Conn, player: Player, message: m.GetAnalysis) -> None:
+        if conn.minor < 1:
+            raise RequestError("bad_message", "get_analysis is new in protocol 1.1")
+        record_json = self.store.record_json(message.record_id)
+        if record_json is None:
+            raise RequestError("record_not_available", "no finished game has this record id (yet)")
+        key = (message.record_id, message.seat, message.level)
+        cached = self.store.analysis_json(*key)
+        if cached is not None:
+            conn.send(self._analysis_message(message, cached))
+            return
+        work = self.analyses.get(key)
+        if work is None:  # one analysis per record, seat and level, however many ask
+            work = asyncio.ensure_future(self._analyse(record_json, *key))
+            self.analyses[key] = work
+            work.add_done_callback(lambda _: self.analyses.pop(key, None))
+        self.spawn(self._answer_analysis(conn, message, work))
+
+    async def _analyse(self, record_json: str, record_id: str, seat: int, level: str) -> str:
+        async with self.analysis_slot:  # one at a time: a bot worker stays free for the tables
+            text = await self.bots.analyse(record_json, seat, level)
+        self.store.save_analysis(record_id, seat, level, text)
+        return text
+
+    async def _answer_analysis(
+        self, conn: Conn, message: m.GetAnalysis, work: asyncio.Future[str]
+    ) -> None:
+        try:
+            text = await asyncio.shield(work)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("record %s: the analysis failed", message.record_id)
+            conn.send(_error("internal_error", "the analysis failed", message.type, message.id))
+            return
+        conn.send(self._analysis_message(message, text))
+
+    @staticmethod
+    def _analysis_message(message: m.GetAnalysis, text: str) -> m.AnalysisMessage:
+        return m.AnalysisMessage(
+            record_id=message.record_id,
+            seat=message.seat,
+            level=message.level,
+            analysis_json=text,
+            id=message.id,
+        )
+
     def _ping(self, conn: Conn, player: Player, message: m.Ping) -> None:
         conn.send(m.Pong(nonce=message.nonce, id=message.id))
 
@@ -1436,6 +1487,8 @@ class Hub:
         self.flush()
         for task in list(self.tasks):
             task.cancel()
+        for work in list(self.analyses.values()):
+            work.cancel()
         self.bots.close()
         self.store.close()
 

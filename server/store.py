@@ -62,6 +62,13 @@ CREATE TABLE IF NOT EXISTS records (
     record TEXT NOT NULL,
     created REAL NOT NULL DEFAULT (julianday('now'))
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    record_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    level TEXT NOT NULL,
+    analysis TEXT NOT NULL,
+    PRIMARY KEY (record_id, seat, level)
+);
 """
 
 
@@ -341,5 +348,21 @@ class Store:
     def record_json(self, record_id: str) -> str | None:
         row = self._db.execute(
             "SELECT record FROM records WHERE record_id = ?", (record_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    # ---- analyses (a cache: each is worked out again from its record if lost) --------
+
+    def save_analysis(self, record_id: str, seat: int, level: str, analysis_json: str) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO analyses (record_id, seat, level, analysis)"
+            " VALUES (?, ?, ?, ?)",
+            (record_id, seat, level, analysis_json),
+        )
+
+    def analysis_json(self, record_id: str, seat: int, level: str) -> str | None:
+        row = self._db.execute(
+            "SELECT analysis FROM analyses WHERE record_id = ? AND seat = ? AND level = ?",
+            (record_id, seat, level),
         ).fetchone()
         return None if row is None else str(row[0])
