@@ -315,6 +315,7 @@ class ClientModel:
         self.schedule: Callable[[float, Callable[[], None]], None] | None = None
         self.size = (80, 24)  # the terminal's (columns, rows), kept up to date by the app
         self.tables_seen: set[str] = set()  # tables with a snapshot in this process
+        self.local = False  # the server runs inside this process (plain ``spades``)
         self.pausing = False
         self.held: list[m.ServerMessage] = []
 

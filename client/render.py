@@ -952,6 +952,12 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
             [],
             [("class:head", " y = yes, leave and forfeit     n or Esc = no, stay")],
         ]
+    if overlay is Overlay.QUIT and model.local:
+        return "Quit spades?", [
+            [("", " This game runs inside this program: quitting ends it.")],
+            [],
+            [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
+        ]
     if overlay is Overlay.QUIT:
         return "Quit spades?", [
             [("", " The game goes on without you: " + _hold_text(model))],
