@@ -965,7 +965,8 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
         ]
     if overlay is Overlay.QUIT:
         return "Quit spades?", [
-            [("", " The game goes on without you: " + _hold_text(model))],
+            [("", " The game goes on without you:")],
+            [("", " " + _hold_text(model))],
             [("", " Run the same command again to take your seat back.")],
             [],
             [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
