@@ -318,6 +318,7 @@ class ClientModel:
         self.schedule: Callable[[float, Callable[[], None]], None] | None = None
         self.size = (80, 24)  # the terminal's (columns, rows), kept up to date by the app
         self.tables_seen: set[str] = set()  # tables with a snapshot in this process
+        self.local = False  # the server runs inside this process (plain ``spades``)
         self.pausing = False
         self.held: list[m.ServerMessage] = []
 
@@ -694,6 +695,10 @@ class ClientModel:
                 self._on_your_turn(last)
         if message.code == "unsupported_version":
             self.connection_failed(f"the server refused our protocol version: {text}", final=True)
+            return
+        if not self.welcomed_once and message.code not in ("bad_token", "rate_limited"):
+            # refused before any welcome: no session will come of this connection
+            self.connection_failed(f"the server refused our hello: {text}", final=True)
             return
         if message.code == "bad_token":  # the server forgot us: start a new session
             self.token = None

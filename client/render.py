@@ -362,6 +362,8 @@ def _prompt_text(model: ClientModel) -> str:
         current = view.current_player
         if model.pending is not None:
             return "Sent; waiting for the server…"
+        if current is None and view.phase is Phase.DEAL and view.commitment is not None:
+            return "Shuffling (your entropy goes into it)…"
         if current is None:
             return "Waiting for the next hand…"
         return f"Waiting for {model.seat_name(current)}…"
@@ -690,6 +692,9 @@ def _centre_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         return _trick_lines(model, view)
     if phase is Phase.HAND_OVER and model.results:
         return _result_lines(model, model.results[-1])[: dims(model).centre]
+    if phase is Phase.DEAL and view.commitment is not None:
+        # the shuffle is committed and waits a moment for the seats' entropy
+        return [[("", f"   Hand {view.hand_number}: shuffling…")]]
     return [[("", "   Waiting for the next hand…")]]
 
 
@@ -952,9 +957,16 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
             [],
             [("class:head", " y = yes, leave and forfeit     n or Esc = no, stay")],
         ]
+    if overlay is Overlay.QUIT and model.local:
+        return "Quit spades?", [
+            [("", " This game runs inside this program: quitting ends it.")],
+            [],
+            [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
+        ]
     if overlay is Overlay.QUIT:
         return "Quit spades?", [
-            [("", " The game goes on without you: " + _hold_text(model))],
+            [("", " The game goes on without you:")],
+            [("", " " + _hold_text(model))],
             [("", " Run the same command again to take your seat back.")],
             [],
             [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],

@@ -39,7 +39,9 @@ def assert_nothing_cut(model: ClientModel) -> None:
     for line in side:
         assert get_cwidth(line) <= size.side, f"cut at {size.side}: {line!r}"
     if model.overlay is not None:
-        for line in lines_of(render_overlay(model)):
+        window = lines_of(render_overlay(model))
+        assert len(window) <= size.rows - 3, "the window's frame would run off the screen"
+        for line in window:
             assert get_cwidth(line) <= 74, f"overlay cut: {line!r}"
     rows = render_screen_text(model).split("\n")
     assert all(get_cwidth(row) <= size.columns for row in rows[: size.rows])

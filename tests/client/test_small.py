@@ -128,3 +128,27 @@ def test_the_rules_screen_shows_the_tables_rules() -> None:
     run_app(classic, "r")
     text = " ".join(fragments_text(render_overlay(classic)).split())
     assert "Blind nil: off." in text and "first to 300 wins" in text
+
+
+def test_a_committed_shuffle_waiting_for_entropy_says_shuffling() -> None:
+    state = advance_to(dealt(), Phase.DRAFT, 0)
+    model = model_at(state)
+    started = m.HandStartedEvent(
+        hand_number=2, first_drafter=1, first_bidder=1, commitment="cd" * 32
+    )
+    model.handle(m.Events(table=CODE, version=state.version + 1, events=(started,)))
+    text = render_screen_text(model)
+    assert "Hand 2: shuffling…" in text
+    assert "Waiting for the next hand" not in text
+
+
+def test_every_window_fits_80x24_with_the_longest_rules() -> None:
+    from tests.client.test_layout import assert_nothing_cut
+
+    rules = RuleSet.preset("five-hundred").replace(
+        blind_nil_min_deficit=100, lose_score=-200, failed_nil_tricks_are_bags=True
+    )
+    model = model_at(advance_to(dealt(rules), Phase.DRAFT, 0))
+    for overlay in Overlay:
+        model.overlay = overlay
+        assert_nothing_cut(model)
