@@ -32,7 +32,11 @@ Semantics the protocol leaves to the server:
   fresh ``snapshot`` of your seat (``watch_table`` too): the way to resynchronise.
 - ``create_table``, ``add_bot`` and ``rematch`` are answered with a ``snapshot`` carrying the
   request's ``id``; the other seats get a ``table_update``. ``chat`` is answered by its echo
-  (``chat`` messages carry no ``id``).
+  (``chat`` messages carry no ``id``). The ``rematch`` that completes the agreement starts
+  the new game: everyone at the table gets its snapshot (version 0) before its events.
+- A snapshot of the seat to move carries its ``your_turn`` (protocol 1.1).
+- The rate budget gets back 2 tokens per ``your_turn`` and 1 per ``hand_started`` for each
+  seat asked for entropy: answering what the server asks for is never refused.
 - ``leave`` during a game forfeits it (``game_over`` with reason ``forfeit``); a table with
   no human left is closed. A dropped seat of a table that is not playing is freed when its
   hold runs out.
