@@ -868,6 +868,10 @@ class Hub:
         conn.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
 
     def _entropy(self, conn: Conn, player: Player, message: m.Entropy) -> None:
+        if conn.minor < 1:  # its answer would be a message a 1.0 connection never gets
+            raise RequestError(
+                "bad_message", "entropy is a protocol 1.1 message: say protocol_minor 1 in hello"
+            )
         table = self._table(message.code)
         index = table.seat_of(player.id)
         if index is None:

@@ -268,6 +268,10 @@ def test_a_1_0_connection_gets_no_1_1_fields() -> None:
         )
         over = await play_to_end(old, random.Random(3))
         assert isinstance(over, m.GameOver)
+        refused = await old.error(
+            m.Entropy(code=snap.table.code, hand_number=1, value="ab" * 32), "bad_message"
+        )
+        assert "1.1" in refused.message and refused.request == "entropy"
         added = {name for fields in m.ADDED_IN_1_1.values() for name in fields}
         new_kinds = {"shuffled"}
         new_types = {"entropy_accepted"}
