@@ -32,7 +32,11 @@ Semantics the protocol leaves to the server:
   fresh ``snapshot`` of your seat (``watch_table`` too): the way to resynchronise.
 - ``create_table``, ``add_bot`` and ``rematch`` are answered with a ``snapshot`` carrying the
   request's ``id``; the other seats get a ``table_update``. ``chat`` is answered by its echo
-  (``chat`` messages carry no ``id``).
+  (``chat`` messages carry no ``id``). The ``rematch`` that completes the agreement starts
+  the new game: everyone at the table gets its snapshot (version 0) before its events.
+- A snapshot of the seat to move carries its ``your_turn`` (protocol 1.1).
+- The rate budget gets back 2 tokens per ``your_turn`` and 1 per ``hand_started`` for each
+  seat asked for entropy: answering what the server asks for is never refused.
 - ``leave`` during a game forfeits it (``game_over`` with reason ``forfeit``); a table with
   no human left is closed. A dropped seat of a table that is not playing is freed when its
   hold runs out.
@@ -1060,6 +1064,10 @@ class Hub:
         conn.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
 
     def _entropy(self, conn: Conn, player: Player, message: m.Entropy) -> None:
+        if conn.minor < 1:  # its answer would be a message a 1.0 connection never gets
+            raise RequestError(
+                "bad_message", "entropy is a protocol 1.1 message: say protocol_minor 1 in hello"
+            )
         table = self._table(message.code)
         index = table.seat_of(player.id)
         if index is None:

@@ -47,3 +47,15 @@ def test_exchange_order_and_every_1_1_message_are_documented() -> None:
         assert f"`{tag}`" in DOC
     assert "## Writing a bot over the protocol" in DOC
     assert "## The game record" in DOC
+
+
+def test_every_python_block_of_the_document_compiles() -> None:
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", DOC, re.DOTALL)
+    assert len(blocks) >= 3  # the minimal client, the shuffle, the bot
+    for block in blocks:
+        compile(block, "docs/protocol.md", "exec")
+    minimal = next(b for b in blocks if "async def play(" in b)
+    # the minimal client speaks 1.1 and mixes in its entropy
+    assert '"protocol_minor": 1' in minimal and '"type": "entropy"' in minimal

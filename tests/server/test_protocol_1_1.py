@@ -139,6 +139,8 @@ def test_rematch_is_answered_with_the_new_games_snapshot() -> None:
         first, second, code = await two_players(
             server, overrides={"target_score": 30, "lose_score": -30}
         )
+        spectator = await Client.hello(server.url, "watcher")
+        await spectator.request(m.WatchTable(code=code), m.Snapshot)
         results = await asyncio.gather(
             play_to_end(first, random.Random(1)), play_to_end(second, random.Random(2))
         )
@@ -153,7 +155,11 @@ def test_rematch_is_answered_with_the_new_games_snapshot() -> None:
             got = await _drain(client, m.Events)
             versions = _versions_after(got)
             assert versions == [0, 1] if client is first else versions == [1], got
-        for client in (first, second):
+        # the spectator too: the new game's snapshot, then its events from version 1
+        await spectator.expect(m.GameOver)
+        got = await _drain(spectator, m.Events)
+        assert _versions_after(got)[-2:] == [0, 1], got
+        for client in (first, second, spectator):
             await client.close()
 
     run(test, timeout=120.0)
@@ -262,6 +268,10 @@ def test_a_1_0_connection_gets_no_1_1_fields() -> None:
         )
         over = await play_to_end(old, random.Random(3))
         assert isinstance(over, m.GameOver)
+        refused = await old.error(
+            m.Entropy(code=snap.table.code, hand_number=1, value="ab" * 32), "bad_message"
+        )
+        assert "1.1" in refused.message and refused.request == "entropy"
         added = {name for fields in m.ADDED_IN_1_1.values() for name in fields}
         new_kinds = {"shuffled"}
         new_types = {"entropy_accepted"}
