@@ -6,8 +6,8 @@
 Starts ``python3 -m server`` (default limits, a throw-away SQLite file) on 127.0.0.1. An
 honest player (from 127.0.0.1) plays the easy bot at its default 0.6 s delay the whole
 time, and a second honest connection sends an application ``ping`` every 50 ms. Then each
-attack in turn runs in its own process from another loopback address (127.0.0.2), so the
-per-address limits apply to it as to a stranger: a ``--warmup`` before the measured
+attack in turn runs in its own process from its own loopback address (127.0.0.2, .3,
+...), so the per-address limits apply to it as to a stranger: a ``--warmup`` before the measured
 window of ``--seconds``. For every phase (``baseline`` first, with no attack) it records
 the honest ping round trip (p50, p99 in ms), the honest bot's reply (from the action
 sent to the next ``your_turn``: p50 in s, bot delay included), the server's largest RSS
@@ -54,8 +54,8 @@ ATTACKS = (
     "list_flood",
     "half_open",
 )
-ATTACKER = ("127.0.0.2", 0)
 HONEST = ("127.0.0.1", 0)
+ATTACKER = ("127.0.0.2", 0)  # each attack process sets its own: 127.0.0.2, .3, ...
 
 
 async def _open(url: str, source: tuple[str, int]) -> ClientConnection:
@@ -246,7 +246,10 @@ async def _half_open(url: str, deadline: float) -> dict[str, int]:
 
 
 def _attack(name: str, url: str, deadline: float, results: Any) -> None:
-    """Run in a child process: one attack until ``deadline`` (time.monotonic)."""
+    """Run in a child process: one attack until ``deadline`` (time.monotonic), from its
+    own loopback address (what one attack leaves behind does not limit the next)."""
+    global ATTACKER
+    ATTACKER = (f"127.0.0.{2 + ATTACKS.index(name)}", 0)
     attack = globals()[f"_{name}"]
     try:
         results[name] = asyncio.run(
