@@ -104,6 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --create: the bot takes the other seat at LEVEL",
     )
     play.add_argument(
+        "--cafile",
+        metavar="PATH",
+        default=None,
+        help="with a wss:// address: a PEM file of the CA (or the certificate itself) to "
+        "trust, for a server with a self-signed certificate",
+    )
+    play.add_argument(
         "--new-session",
         action="store_true",
         help="do not resume the seats of your last session at this server",
@@ -225,9 +232,17 @@ def normalise_url(url: str) -> str:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    import ssl
+
+    from client.net import ssl_context
     from client.session import run_session
 
     args.url = normalise_url(args.url)
+    try:
+        context = ssl_context(args.url, args.cafile)
+    except (ValueError, OSError, ssl.SSLError) as error:
+        print(f"spades: cannot use --cafile {args.cafile}: {error}", file=sys.stderr)
+        return 2
 
     level = _level(args.bot)
     if args.join:
@@ -254,14 +269,33 @@ def run_play(args: argparse.Namespace) -> int:
     model.on_token = lambda token: save_token(args.url, name, token)
     _quiet_logging()
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_session(args.url, model))
+        asyncio.run(run_session(args.url, model, ssl=context))
+    if model.given_up:
+        print(f"spades: could not connect to {args.url}: {model.connect_error}", file=sys.stderr)
+        return 1
     return 0
+
+
+def needs_terminal(command: str) -> str | None:
+    """Why ``command`` cannot run here (no terminal on stdin or stdout), or None."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return None
+    which = "stdin" if not sys.stdin.isatty() else "stdout"
+    return (
+        f"spades{' ' + command if command else ''}: needs an interactive terminal "
+        f"({which} is not a tty); 'spades demo' and 'spades replay FILE --print' work without one"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command
+    if command is None or command == "play":
+        problem = needs_terminal(command or "")
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 2
     if command is None:
         return run_local_game(args)
     if command == "play":

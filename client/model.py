@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -86,6 +87,8 @@ class Overlay(enum.StrEnum):
     CREATE = "create"
     JOIN = "join"
     WATCH = "watch"
+    LEAVE = "leave"  # yes/no: leave a game in progress (forfeits it)
+    QUIT = "quit"  # yes/no: quit the client during a game in progress
 
 
 @dataclass
@@ -95,12 +98,24 @@ class Settings:
     auto_play_one: bool = True
     ascii_cards: bool = False
     confirm_before_play: bool = True
+    trick_pause: float = 1.0  # seconds a finished trick stays on the table (0: none)
 
     ITEMS: tuple[tuple[str, str], ...] = (
         ("auto_play_one", "Auto Play One (play a forced card by itself)"),
         ("ascii_cards", "Card style: ASCII letters (CDHS) instead of ♣♦♥♠"),
         ("confirm_before_play", "Confirm before play (a typed card waits for Enter)"),
+        ("trick_pause", "Trick pause: a finished trick stays on the table"),
     )
+    PAUSES: tuple[float, ...] = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+    def change(self, name: str, direction: int = 1) -> None:
+        """Toggle a switch, or step the trick pause by ``direction`` through PAUSES."""
+        if name == "trick_pause":
+            steps = self.PAUSES
+            at = min(range(len(steps)), key=lambda i: abs(steps[i] - self.trick_pause))
+            self.trick_pause = steps[(at + direction) % len(steps)]
+            return
+        setattr(self, name, not getattr(self, name))
 
 
 @dataclass
@@ -249,6 +264,9 @@ class ClientModel:
         self.token: str | None = None
         self.player_id: str | None = None
         self.welcomed_once = False
+        self.connect_error = ""  # why the last attempt to reach the server failed
+        self.connect_attempt = (0, 0)  # (attempt, of) while the server was never reached
+        self.given_up = False  # the client stopped trying: connect_error says why
         self.screen = Screen.CONNECTING
         # lobby
         self.tables: tuple[m.TableSummary, ...] = ()
@@ -271,6 +289,9 @@ class ClientModel:
         self.results: list[EngineHandResult] = []
         self.verified: dict[int, bool] = {}
         self.commitments: dict[int, str] = {}
+        # our seat's entropy per hand (protocol 1.1), and whether each shuffle used it
+        self.my_entropy: dict[int, bytes] = {}
+        self.entropy_included: dict[int, bool] = {}
         self.game_over: m.GameOver | None = None
         self.record_json: str | None = None
         self.record_dir: Path | None = None
@@ -283,7 +304,6 @@ class ClientModel:
         self.overlay: Overlay | None = None
         self.settings_row = 0
         self.chat_entry = ""
-        self.leave_armed = False
         # output
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.chat: deque[str] = deque(maxlen=LOG_LINES)
@@ -291,6 +311,11 @@ class ClientModel:
         self.quit_requested = False
         self.on_quit: Callable[[], None] | None = None
         self.on_token: Callable[[str], None] | None = None
+        # the trick pause: ``schedule(delay, callback)`` calls back later (the app uses
+        # the event loop; tests fire it by hand); without it tricks clear at once
+        self.schedule: Callable[[float, Callable[[], None]], None] | None = None
+        self.pausing = False
+        self.held: list[m.ServerMessage] = []
 
     # ---- small helpers -------------------------------------------------------------
 
@@ -360,10 +385,28 @@ class ClientModel:
     # ---- server messages -----------------------------------------------------------
 
     def handle(self, message: m.ServerMessage) -> None:
-        """Fold one server message into the model."""
+        """Fold one server message into the model. While a finished trick is on show
+        (the trick pause) messages wait, in order, until :meth:`end_pause`."""
+        if self.pausing:
+            self.held.append(message)
+            return
         handler = getattr(self, f"_on_{message.type}", None)
         if handler is not None:
             handler(message)
+
+    def end_pause(self) -> None:
+        """The trick pause is over: clear the trick and handle what waited."""
+        self.pausing = False
+        while self.held and not self.pausing:
+            self.handle(self.held.pop(0))
+
+    def _start_pause(self) -> bool:
+        delay = self.settings.trick_pause
+        if self.schedule is None or delay <= 0:
+            return False
+        self.pausing = True
+        self.schedule(delay, self.end_pause)
+        return True
 
     def _on_welcome(self, message: m.Welcome) -> None:
         first = not self.welcomed_once
@@ -416,6 +459,8 @@ class ClientModel:
     def _set_table(self, table: m.TableInfo) -> None:
         if self.table is None or self.table.code != table.code:
             self.say(f"At table {table.code}.")
+            if self.overlay in (Overlay.LEAVE, Overlay.QUIT):  # asked about another table
+                self.overlay = None
         self.table = table
         self.table_time = self.clock()
 
@@ -430,6 +475,8 @@ class ClientModel:
         self.screen = Screen.TABLE
         if view.commitment is not None:
             self.commitments.setdefault(view.hand_number, view.commitment)
+            if view.phase is Phase.DEAL:  # resumed while the shuffle waits for entropy
+                self._send_entropy(message.table.code, view.hand_number)
         self.results = list(view.hand_results)
         for result in self.results:
             self._verify(result)
@@ -458,6 +505,25 @@ class ClientModel:
     def _on_events(self, message: m.Events) -> None:
         if self.table is None or message.table != self.table.code:
             return
+        events = message.events
+        for index, event in enumerate(events[:-1]):
+            if isinstance(event, m.TrickWonEvent):
+                # a trick was finished: show it, and let what follows (the next lead,
+                # the hand's score) wait for the pause; the view's version moves on
+                # with the last part
+                head = message.model_copy(update={"events": events[: index + 1]})
+                rest = message.model_copy(update={"events": events[index + 1 :]})
+                self._apply_events(head, version=None)
+                if self._start_pause():
+                    self.held.insert(0, rest)
+                else:
+                    self._on_events(rest)
+                return
+        self._apply_events(message, version=message.version)
+        if events and isinstance(events[-1], m.TrickWonEvent):
+            self._start_pause()
+
+    def _apply_events(self, message: m.Events, version: int | None) -> None:
         for event in message.events:
             line = self._describe(event)
             if line:
@@ -467,10 +533,12 @@ class ClientModel:
                     self.game_over = None
                     self.results = []
                     self.verified = {}
+                    self.my_entropy = {}
                 self.commitments[event.hand_number] = event.commitment
+                self._send_entropy(message.table, event.hand_number)
         if self.view is not None:
             try:
-                self.view = apply_events(self.view, message.events, message.version)
+                self.view = apply_events(self.view, message.events, version)
             except (EngineError, ValueError) as error:  # drift: wait for the next snapshot
                 self.flash = f"out of step ({error}); waiting for the server"
         if self.turn is not None and self.turn.version < message.version:
@@ -485,7 +553,6 @@ class ClientModel:
         self.typed = ""
         self.bid_entry = ""
         self.picks = set()
-        self.leave_armed = False
         legal = self.legal_cards()
         view = self.view
         offered = message.offered
@@ -531,10 +598,26 @@ class ClientModel:
         if self.overlay is None or self.overlay is Overlay.RESULT:
             self.overlay = Overlay.RESULT
 
+    def _send_entropy(self, table: str, hand_number: int) -> None:
+        """Mix a value of our own into the hand's shuffle (sent after its commitment)."""
+        if self.view is None or self.view.seat is None or hand_number in self.my_entropy:
+            return
+        value = self.my_entropy[hand_number] = secrets.token_bytes(32)
+        self.send(m.Entropy(code=table, hand_number=hand_number, value=value.hex()))
+
     def _verify(self, result: EngineHandResult) -> bool:
         seen = self.commitments.get(result.hand_number, result.commitment)
         ok = seen == result.commitment and verify(result.commitment, result.seed, result.entropy)
         self.verified[result.hand_number] = ok
+        seat = self.view.seat if self.view is not None else None
+        mine = self.my_entropy.get(result.hand_number)
+        self.entropy_included[result.hand_number] = (
+            ok
+            and seat is not None
+            and mine is not None
+            and len(result.entropy) == 2
+            and result.entropy[seat] == mine
+        )
         return ok
 
     def _on_game_over(self, message: m.GameOver) -> None:
@@ -568,10 +651,21 @@ class ClientModel:
                 and last.version == view.version
             ):  # nothing changed on the server: the turn is still ours, choose again
                 self._on_your_turn(last)
+        if message.code == "unsupported_version":
+            self.connection_failed(
+                f"the server refused our protocol version: {message.message}", final=True
+            )
+            return
         if message.code == "bad_token":  # the server forgot us: start a new session
             self.token = None
             self.welcomed_once = False
-            self.send(m.Hello(protocol_version=m.PROTOCOL_VERSION, name=self.name))
+            self.send(
+                m.Hello(
+                    protocol_version=m.PROTOCOL_VERSION,
+                    protocol_minor=m.PROTOCOL_MINOR,
+                    name=self.name,
+                )
+            )
             return
         if self.screen is Screen.CONNECTING and message.code in ("unknown_table", "table_full"):
             self.screen = Screen.LOBBY
@@ -609,7 +703,21 @@ class ClientModel:
     def connection_lost(self) -> None:
         """The socket dropped; the network task reconnects with the session token."""
         if self.connection != "closed":
-            self.connection = "reconnecting"
+            self.connection = "reconnecting" if self.welcomed_once else "connecting"
+
+    def connection_failed(self, reason: str, *, final: bool, attempt: int = 0, of: int = 0) -> None:
+        """Reaching the server failed for ``reason``; ``final``: the client stops trying."""
+        self.connect_error = reason
+        self.connect_attempt = (attempt, of)
+        if final:
+            self.given_up = True
+            self.connection = "closed"
+            self.screen = Screen.CONNECTING if not self.welcomed_once else self.screen
+
+    def seat_is_held(self) -> bool:
+        """Whether the server holds a seat of ours while the link is down."""
+        table = self.table
+        return table is not None and table.your_seat is not None and table.status == "playing"
 
     def _describe(self, event: m.EventMessage) -> str:
         name = self.seat_name
@@ -620,6 +728,8 @@ class ClientModel:
 
         if isinstance(event, m.HandStartedEvent):
             return f"Hand {event.hand_number}: {name(event.first_drafter)} draft first."
+        if isinstance(event, m.ShuffledEvent):
+            return ""  # the draft (or blind-nil) prompt that follows says enough
         if isinstance(event, m.BlindNilEvent):
             if event.declared:
                 return f"{name(event.seat)} declared BLIND NIL!"
@@ -686,8 +796,6 @@ class ClientModel:
     def press(self, key: str) -> None:
         """Handle one key: a name (``left``, ``enter``, ``escape``, ``tab``, ``backspace``,
         ``space``, ``up``, ``down``, ``right``) or one printable character."""
-        if key != "x":
-            self.leave_armed = False
         if self.overlay is not None:
             self._press_overlay(self.overlay, key)
             return
@@ -717,23 +825,56 @@ class ClientModel:
             self._press_table(key)
 
     def request_quit(self) -> None:
+        """Quit the client now (no question asked)."""
         self.quit_requested = True
         if self.on_quit is not None:
             self.on_quit()
 
+    def in_live_game(self) -> bool:
+        """Seated at a table whose game is under way (leaving it has a cost)."""
+        table = self.table
+        if table is None or table.your_seat is None or table.status != "playing":
+            return False
+        return self.game_over is None and self.phase is not Phase.GAME_OVER
+
+    def interrupt(self) -> None:
+        """Ctrl-C: quit at once, except during a live game, where it asks first (a
+        second Ctrl-C is the answer yes)."""
+        if self.overlay is Overlay.QUIT or not self.in_live_game():
+            self.request_quit()
+            return
+        self.typed = ""
+        self.overlay = Overlay.QUIT
+
     def _press_leave(self) -> None:
         if self.table is None:
             return
-        over = self.game_over is not None or self.phase is Phase.GAME_OVER
-        watching = self.table.your_seat is None
-        if over or watching or self.table.status == "waiting" or self.leave_armed:
-            self.leave_armed = False
-            self.send(m.Leave(code=self.table.code))
+        self.typed = ""  # a half-typed card never combines with the answer
+        if self.in_live_game():
+            self.overlay = Overlay.LEAVE
         else:
-            self.leave_armed = True
-            self.flash = "Press x again to leave the table (your seat is given up)."
+            self.send(m.Leave(code=self.table.code))
+
+    def _press_question(self, overlay: Overlay, key: str) -> None:
+        """The yes/no prompts: only y answers yes; n or Esc answers no; any other key
+        leaves the question up and says which keys answer it."""
+        if key == "y":
+            self.overlay = None
+            self.flash = ""
+            if overlay is Overlay.QUIT:
+                self.request_quit()
+            elif self.table is not None:
+                self.send(m.Leave(code=self.table.code))
+        elif key in ("n", "escape"):
+            self.overlay = None
+            self.flash = ""
+        else:
+            self.flash = "Answer the question: y = yes, n = no."
 
     def _press_overlay(self, overlay: Overlay, key: str) -> None:
+        if overlay in (Overlay.LEAVE, Overlay.QUIT):
+            self._press_question(overlay, key)
+            return
         if overlay is Overlay.RESULT:
             self.overlay = None
             if key not in ("escape", "enter", "space"):
@@ -756,7 +897,7 @@ class ClientModel:
                 self.settings_row = (self.settings_row + 1) % rows
             elif key in ("enter", "space", "left", "right"):
                 name = Settings.ITEMS[self.settings_row][0]
-                setattr(self.settings, name, not getattr(self.settings, name))
+                self.settings.change(name, -1 if key == "left" else 1)
             return
         if overlay is Overlay.CHAT:
             if key == "escape":
@@ -979,22 +1120,39 @@ class ClientModel:
             self._move(key, ordered)
             return
         if key in ("enter", "space"):
+            if self.typed:  # a half-typed card: Enter must not play the cursor's card
+                self.flash = f"Finish typing the card ({self.typed}…) or Esc to clear it."
+                return
             if self.cursor is None or self.cursor not in legal:
-                self.flash = "Choose a card that may be played (bright), then Enter."
+                choose = "Choose a card that may be played (bright), then Enter."
+                # a refusal stays on screen: it says why nothing was played
+                self.flash = (
+                    f"{self.flash} · {choose}"
+                    if "may not" in self.flash or ("not hold" in self.flash)
+                    else choose
+                )
                 return
             self._act(Play(self.cursor))
             return
         if key == "backspace":
             self.typed = self.typed[:-1]
             return
+        if key not in CARD_KEYS:
+            return
         card = self._typed_card(key)
         if card is None:
+            if not self.typed:  # a complete text that is not a card: nothing is chosen
+                self.cursor = None
             return
         view = self.view
+        # after any refusal no card is chosen, so Enter cannot play one the player
+        # did not pick; an arrow key or a legal typed card chooses again
         if view is None or card not in view.hand:
+            self.cursor = None
             self.flash = f"You do not hold {self.card_text(card)}."
             return
         if card not in legal:
+            self.cursor = None
             self.flash = f"{self.card_text(card)} may not be played now: {self._why_illegal()}"
             return
         self.cursor = card

@@ -16,21 +16,78 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket as socket_module
+import ssl
 from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidURI, WebSocketException
+from websockets.exceptions import (
+    InvalidHandshake,
+    InvalidMessage,
+    InvalidStatus,
+    InvalidURI,
+    WebSocketException,
+)
 
 from client.model import ClientModel
 from protocol import messages as m
 from protocol.codec import decode_server, encode
 from protocol.errors import DecodeError
 
-__all__ = ["Connection"]
+__all__ = ["CONNECT_ATTEMPTS", "Connection", "describe_failure", "ssl_context"]
 
 log = logging.getLogger(__name__)
 
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
+# a server never reached is tried this many times (the count is on screen), then the
+# client stops and says why; a server reached once is retried for as long as it takes
+CONNECT_ATTEMPTS = 5
+
+
+def ssl_context(url: str, cafile: str | None = None) -> ssl.SSLContext | None:
+    """The TLS context for ``url``: None for ``ws://``; for ``wss://`` the system's
+    trusted CAs, plus ``cafile`` (a PEM file) for a server with its own certificate.
+    Raises ``ValueError`` for ``cafile`` with a ``ws://`` address, ``OSError`` or
+    ``ssl.SSLError`` for a ``cafile`` that cannot be read."""
+    secure = url.lower().startswith("wss://")
+    if not secure:
+        if cafile is not None:
+            raise ValueError("--cafile needs a wss:// address")
+        return None
+    context = ssl.create_default_context()
+    if cafile is not None:
+        context.load_verify_locations(cafile=cafile)
+    return context
+
+
+def describe_failure(error: BaseException, url: str) -> tuple[str, bool]:
+    """Why connecting to ``url`` failed, in words, and whether trying again may help."""
+    host = urlsplit(url).hostname or url
+    if isinstance(error, ssl.SSLCertVerificationError):
+        reason = error.verify_message or str(error)
+        return (
+            f"TLS error: the server's certificate was not accepted ({reason}); "
+            "for a server with its own certificate pass --cafile",
+            False,
+        )
+    if isinstance(error, ssl.SSLError):
+        return f"TLS error: {getattr(error, 'reason', None) or error}", False
+    if isinstance(error, socket_module.gaierror):
+        return f"unknown host {host!r}", False
+    if isinstance(error, ConnectionRefusedError):
+        return f"connection refused by {host} (is the server running there?)", True
+    if isinstance(error, InvalidStatus):
+        code = error.response.status_code
+        return f"not a Spades server (it answered HTTP {code})", False
+    if isinstance(error, (InvalidMessage, InvalidHandshake)):
+        return "not a Spades server (no websocket handshake)", False
+    if isinstance(error, TimeoutError):
+        return f"no answer from {host} (timed out)", True
+    if isinstance(error, OSError):
+        return f"cannot reach {host}: {error.strerror or error}", True
+    return f"connection failed: {error}", True
 
 
 class Connection:
@@ -43,8 +100,12 @@ class Connection:
         redraw: Callable[[], None] = lambda: None,
         *,
         ping_interval: float | None = 10.0,
+        ssl: ssl.SSLContext | None = None,
+        retry_delays: tuple[float, ...] = RETRY_DELAYS,
     ) -> None:
         self.url = url
+        self.ssl = ssl
+        self.retry_delays = retry_delays
         self.model = model
         self.redraw = redraw
         self.ping_interval = ping_interval
@@ -60,9 +121,14 @@ class Connection:
         self._outbox.put_nowait(message)
 
     async def run(self) -> None:
-        """Connect and read until :meth:`close`; reconnect whenever the socket drops."""
+        """Connect and read until :meth:`close`; reconnect whenever the socket drops.
+
+        A server never reached is tried :data:`CONNECT_ATTEMPTS` times, with the reason
+        and the count on the model; a failure that retrying cannot mend (unknown host,
+        TLS, not a Spades server, protocol version refused) stops at once."""
         failures = 0
         while not self._closing:
+            options: dict[str, Any] = {"ssl": self.ssl} if self.ssl is not None else {}
             try:
                 async with connect(
                     self.url,
@@ -70,13 +136,16 @@ class Connection:
                     compression=None,
                     ping_interval=self.ping_interval,
                     open_timeout=5,
+                    **options,
                 ) as socket:
                     self._socket = socket
                     self.connects += 1
                     failures = 0
+                    self.model.connect_error = ""
                     self._drain_outbox()
                     hello = m.Hello(
                         protocol_version=m.PROTOCOL_VERSION,
+                        protocol_minor=m.PROTOCOL_MINOR,
                         name=self.model.name[:24] or "player",
                         token=self.model.token,
                     )
@@ -89,16 +158,22 @@ class Connection:
                         with contextlib.suppress(asyncio.CancelledError):
                             await writer
             except InvalidURI as error:
-                self.model.flash = f"not a server address: {error}"
+                self.model.connection_failed(f"not a server address: {error}", final=True)
                 break
-            except (OSError, WebSocketException, TimeoutError) as error:
+            except (OSError, WebSocketException, TimeoutError, ssl.SSLError) as error:
                 log.debug("connection to %s failed: %s", self.url, error)
+                if not self.model.welcomed_once:
+                    reason, retry = describe_failure(error, self.url)
+                    final = not retry or failures + 1 >= CONNECT_ATTEMPTS
+                    self.model.connection_failed(
+                        reason, final=final, attempt=failures + 1, of=CONNECT_ATTEMPTS
+                    )
             self._socket = None
-            if self._closing:
+            if self._closing or self.model.given_up:
                 break
             self.model.connection_lost()
             self.redraw()
-            await asyncio.sleep(RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)])
+            await asyncio.sleep(self.retry_delays[min(failures, len(self.retry_delays) - 1)])
             failures += 1
         self.model.connection = "closed"
         self.redraw()
@@ -119,6 +194,12 @@ class Connection:
             try:
                 message = decode_server(data)
             except DecodeError as error:
+                if not self.model.welcomed_once:  # the first reply is not ours to read
+                    self.model.connection_failed(
+                        "not a Spades server (its reply is not our protocol)", final=True
+                    )
+                    self.redraw()
+                    return
                 self.model.flash = f"unreadable message from the server: {error}"
                 self.redraw()
                 continue
@@ -128,6 +209,8 @@ class Connection:
                 log.exception("handling %s failed", message.type)
                 self.model.flash = f"client error on {message.type}: {error!r}"
             self.redraw()
+            if self.model.given_up:
+                return
 
     async def drop(self) -> None:
         """Close the socket without stopping (tests: simulate a dropped connection)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
@@ -22,6 +23,8 @@ from engine import HandResult as EngineHandResult
 
 __all__ = [
     "MAIN_WIDTH",
+    "MIN_COLUMNS",
+    "MIN_ROWS",
     "SIDE_WIDTH",
     "STYLE",
     "fragments_text",
@@ -32,10 +35,16 @@ __all__ = [
     "render_side",
     "render_status",
     "render_title",
+    "render_too_small",
 ]
 
 MAIN_WIDTH = 53
 SIDE_WIDTH = 26
+# the smallest terminal that shows everything: the title, 20 rows of table (the
+# opponent, the trick or panel, your four suit rows, the pile) and side bar, the prompt
+# and the key line; below it the client draws only a notice and no game key acts
+MIN_COLUMNS = 80
+MIN_ROWS = 24
 
 STYLE = Style.from_dict(
     {
@@ -207,6 +216,20 @@ def _beside(left: list[Line], right: list[Line], gap: int = 3) -> list[Line]:
     return out
 
 
+def render_too_small(model: ClientModel, size: Size) -> StyleAndTextTuples:
+    """The notice drawn instead of the table while the terminal is below the minimum."""
+    lines = [
+        "Window too small",
+        f"needs {MIN_COLUMNS}x{MIN_ROWS}, has {size.columns}x{size.rows}",
+        "Enlarge the terminal:",
+        "no key acts until then",
+        "Ctrl-C again quits" if model.overlay is Overlay.QUIT else "(Ctrl-C quits)",
+    ]
+    return _join(
+        [[("class:flash" if i == 0 else "", _clip(t, size.columns))] for i, t in enumerate(lines)]
+    )
+
+
 # ---- title, prompt, status ---------------------------------------------------------
 
 
@@ -244,8 +267,14 @@ def render_prompt(model: ClientModel) -> StyleAndTextTuples:
 
 
 def _prompt_text(model: ClientModel) -> str:
+    if model.given_up:
+        return f"Could not connect: {model.connect_error} · q quits"
     if model.connection == "reconnecting":
-        return "Connection lost: reconnecting… (your seat is held)"
+        held = " (your seat is held)" if model.seat_is_held() else ""
+        return f"Connection lost: reconnecting…{held}"
+    if model.connection == "connecting" and model.connect_error:
+        attempt, of = model.connect_attempt
+        return f"Trying again ({attempt + 1} of {of})… {model.connect_error}"
     if model.screen is Screen.LOBBY:
         return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
     if model.screen is Screen.CONNECTING:
@@ -302,7 +331,24 @@ def render_main(model: ClientModel) -> StyleAndTextTuples:
         return _join(_lobby_lines(model))
     if model.screen is Screen.CONNECTING or model.view is None or model.table is None:
         url = f" to {model.url}" if model.url else ""
-        return _join([[("", "")], [("class:head", f"  Connecting{url}…")]])
+        if model.given_up:
+            lines = [
+                [("", "")],
+                [("class:bad", f"  Could not connect{url}")],
+                [("", "")],
+                *[[("", "  " + part)] for part in _wrap(model.connect_error, MAIN_WIDTH - 3)],
+                [("", "")],
+                [("class:dim", "  q or Ctrl-C quits")],
+            ]
+            return _join(lines)
+        lines = [[("", "")], [("class:head", f"  Connecting{url}…")]]
+        if model.connect_error:
+            attempt, of = model.connect_attempt
+            lines.append([("", "")])
+            for part in _wrap(model.connect_error, MAIN_WIDTH - 3):
+                lines.append([("class:bad", "  " + part)])
+            lines.append([("class:dim", f"  attempt {attempt} of {of} failed; trying again…")])
+        return _join(lines)
     return _join(_table_lines(model, model.view))
 
 
@@ -571,7 +617,8 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         last = view.tricks[-1]
         cards = {last.leader: last.cards[0], 1 - last.leader: last.cards[1]}
     opp = 1 - me
-    dim = last is not None
+    # during the trick pause the finished trick is shown bright; after it, dimmed
+    dim = last is not None and not model.pausing
     left = [
         [("", "  " + _pad(model.seat_name(opp), 9))],
         *_prefix(_small_card(model, cards.get(opp), dim)),
@@ -592,7 +639,12 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
             )
         ],
     ]
-    if last is not None:
+    if last is not None and model.pausing:
+        takes = "take" if last.winner == view.seat else "takes"
+        info.append(
+            [("class:turn", f"{model.seat_name(last.winner)} {takes} trick {len(view.tricks)}")]
+        )
+    elif last is not None:
         info.append(
             [("class:dim", f"({model.seat_name(last.winner)} took trick {len(view.tricks)})")]
         )
@@ -617,6 +669,8 @@ def _result_lines(model: ClientModel, result: EngineHandResult) -> list[Line]:
     check = (
         ("class:good", " shuffle verified ✓") if ok else ("class:bad", " shuffle NOT verified ✗")
     )
+    if ok and model.entropy_included.get(result.hand_number, False):
+        check = ("class:good", " shuffle verified, your entropy included ✓")
     if model.settings.ascii_cards:
         check = (check[0], check[1].replace("✓", "OK").replace("✗", "!!"))
     return [
@@ -753,10 +807,10 @@ At the table
   y / n       blind nil: declare / decline
   Space       exchange: pick or drop a card
   Tab  o  m   score sheet · settings · chat
-  x           leave the table (twice during a game)
+  x           leave the table (during a game: asks y/n)
   b           waiting: bring in the bot
   r  l  s     game over: rematch · leave · save the record
-  Esc         close a window; Ctrl-C quits
+  Esc         close a window; Ctrl-C quits (asks during a game)
 Bright cards may be played, dark ones may not.
 Lobby: ↑/↓ Enter join · w watch · c create · j/v code · r refresh"""
 
@@ -776,6 +830,20 @@ def render_overlay(model: ClientModel) -> StyleAndTextTuples:
 def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]]:
     if overlay is Overlay.HELP:
         return "Help", [[("", " " + line)] for line in HELP.splitlines()]
+    if overlay is Overlay.LEAVE:
+        return "Leave the table?", [
+            [("", " The game is not over: leaving gives up your seat and")],
+            [("", " FORFEITS the game.")],
+            [],
+            [("class:head", " y = yes, leave and forfeit     n or Esc = no, stay")],
+        ]
+    if overlay is Overlay.QUIT:
+        return "Quit spades?", [
+            [("", " The game goes on without you: " + _hold_text(model))],
+            [("", " Run the same command again to take your seat back.")],
+            [],
+            [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
+        ]
     if overlay is Overlay.RESULT:
         if not model.results:
             return "Hand result", []
@@ -788,8 +856,11 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
     if overlay is Overlay.SETTINGS:
         lines = []
         for index, (name, label) in enumerate(Settings.ITEMS):
-            on = bool(getattr(model.settings, name))
             style = "class:overlay.sel" if index == model.settings_row else ""
+            if name == "trick_pause":
+                lines.append([(style, f" [{model.settings.trick_pause:.1f} s] {label}")])
+                continue
+            on = bool(getattr(model.settings, name))
             lines.append([(style, f" [{'x' if on else ' '}] {label}")])
         lines.append([])
         lines.append([("class:dim", " ↑/↓ choose · Enter or Space toggles")])
@@ -814,6 +885,18 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
         [("", " table code: "), ("class:head", model.code_entry + "▏")],
         [("class:dim", " Enter to " + verb.lower())],
     ]
+
+
+def _hold_text(model: ClientModel) -> str:
+    table = model.table
+    if table is None:
+        return "your seat is held."
+    then = {
+        "bot": "then the bot plays for you",
+        "wait": "then the game waits for you",
+        "forfeit": "then you forfeit",
+    }.get(table.on_hold_expiry, "")
+    return f"your seat is held {table.hold_seconds} s, {then}."
 
 
 def _score_sheet(model: ClientModel) -> list[Line]:

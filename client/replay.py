@@ -28,6 +28,7 @@ from client.model import hand_order
 from client.render import STYLE, fragments_text
 from engine import (
     Card,
+    Commit,
     Deal,
     GameState,
     HandResult,
@@ -77,7 +78,7 @@ def load_pages(record: dict[str, Any]) -> tuple[GameState, list[HandPage]]:
         action = parse_action(text)
         phase_before = state.phase
         state.apply(seat, action)
-        if isinstance(action, Deal):
+        if isinstance(action, Deal | Commit):  # a hand starts (a Shuffle draws its stock)
             pages.append(HandPage(state.hand_number, state.first_drafter or 0))
             continue
         page = pages[-1]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import ssl as ssl_module
+from collections.abc import Callable
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -29,11 +31,23 @@ async def run_session(
     *,
     input: Input | None = None,
     output: Output | None = None,
+    ssl: ssl_module.SSLContext | None = None,
 ) -> None:
-    """Show the client for ``model`` connected to ``url`` until the player quits."""
+    """Show the client for ``model`` connected to ``url`` until the player quits
+    (``ssl``: the TLS context for a ``wss://`` address, see :func:`client.net.ssl_context`)."""
     model.url = url
     app = build_application(model, input=input, output=output)
-    connection = Connection(url, model, redraw=app.invalidate)
+    connection = Connection(url, model, redraw=app.invalidate, ssl=ssl)
+    loop = asyncio.get_running_loop()
+
+    def later(delay: float, callback: Callable[[], None]) -> None:
+        def fire() -> None:
+            callback()
+            app.invalidate()
+
+        loop.call_later(delay, fire)
+
+    model.schedule = later
     reader = asyncio.create_task(connection.run())
     try:
         await app.run_async()

@@ -57,16 +57,23 @@ def apply_event(view: PlayerView, event: m.EventMessage) -> PlayerView:
     """The view after ``event`` (already filtered for this viewer by the server)."""
     replace = dataclasses.replace
     mine = view.seat
-    if isinstance(event, m.HandStartedEvent):
-        if event.hand_number == 1:  # a new game (a rematch): the totals start again
-            view = replace(view, scores=(0, 0), bags=(0, 0), hand_results=(), winner=None)
+    if isinstance(event, m.ShuffledEvent):
         return replace(
             view,
             phase=Phase.BLIND_NIL if view.rules.blind_nil else Phase.DRAFT,
+            current_player=view.first_drafter,
+        )
+    if isinstance(event, m.HandStartedEvent):
+        if event.hand_number == 1:  # a new game (a rematch): the totals start again
+            view = replace(view, scores=(0, 0), bags=(0, 0), hand_results=(), winner=None)
+        # protocol 1.1: the stock is drawn only after the seats' entropy (``shuffled``)
+        return replace(
+            view,
+            phase=Phase.DEAL,
             hand_number=event.hand_number,
             first_drafter=event.first_drafter,
             first_bidder=event.first_bidder,
-            current_player=event.first_drafter,
+            current_player=None,
             commitment=event.commitment,
             hand=(),
             offered=None,

@@ -11,13 +11,14 @@ The layout calls the render functions of :mod:`client.render` through
 
 from __future__ import annotations
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    DynamicContainer,
     Float,
     FloatContainer,
     HSplit,
@@ -32,6 +33,8 @@ from prompt_toolkit.widgets import Frame
 from client.model import ClientModel
 from client.render import (
     MAIN_WIDTH,
+    MIN_COLUMNS,
+    MIN_ROWS,
     SIDE_WIDTH,
     STYLE,
     render_main,
@@ -40,9 +43,16 @@ from client.render import (
     render_side,
     render_status,
     render_title,
+    render_too_small,
 )
 
-__all__ = ["KEY_NAMES", "build_application", "build_layout", "make_key_bindings"]
+__all__ = [
+    "KEY_NAMES",
+    "big_enough",
+    "build_application",
+    "build_layout",
+    "make_key_bindings",
+]
 
 # prompt_toolkit key -> the model's key name
 KEY_NAMES: dict[str, str] = {
@@ -61,15 +71,24 @@ KEY_NAMES: dict[str, str] = {
 }
 
 
+def big_enough(app: Application[None]) -> bool:
+    """Whether ``app``'s terminal is at least the minimum size (everything visible)."""
+    size = app.output.get_size()
+    return size.columns >= MIN_COLUMNS and size.rows >= MIN_ROWS
+
+
 def make_key_bindings(model: ClientModel) -> KeyBindings:
-    """Every key binding of the client: each key becomes one ``model.press`` call."""
+    """Every key binding of the client: each key becomes one ``model.press`` call.
+    Below the minimum size only Ctrl-C (and its aliases) acts: a key must never act on a
+    screen the player cannot see."""
     bindings = KeyBindings()
+    visible = Condition(lambda: big_enough(get_app()))
 
     @bindings.add(Keys.ControlC)
     @bindings.add(Keys.ControlQ)
     @bindings.add(Keys.F10)
     def _quit(event: KeyPressEvent) -> None:
-        model.request_quit()
+        model.interrupt()
         _after(event, model)
 
     for key, name in KEY_NAMES.items():
@@ -78,9 +97,9 @@ def make_key_bindings(model: ClientModel) -> KeyBindings:
             model.press(name)
             _after(event, model)
 
-        bindings.add(key, eager=key == Keys.Escape)(handler)
+        bindings.add(key, eager=key == Keys.Escape, filter=visible)(handler)
 
-    @bindings.add(Keys.Any)
+    @bindings.add(Keys.Any, filter=visible)
     def _any(event: KeyPressEvent) -> None:
         for press in event.key_sequence:
             text = press.data
@@ -134,7 +153,12 @@ def build_layout(model: ClientModel) -> Layout:
         ),
         filter=Condition(lambda: model.overlay is not None),
     )
-    return Layout(FloatContainer(content=body, floats=[Float(content=overlay, top=1)]))
+    table = FloatContainer(content=body, floats=[Float(content=overlay, top=1)])
+    too_small = Window(
+        FormattedTextControl(lambda: render_too_small(model, get_app().output.get_size())),
+        wrap_lines=False,
+    )
+    return Layout(DynamicContainer(lambda: table if big_enough(get_app()) else too_small))
 
 
 def build_application(

@@ -3,7 +3,9 @@
 ==================  ============================  ===============================
 action              text form                     phase
 ==================  ============================  ===============================
-``Deal``            ``deal <seed hex> [e0 e1]``   chance, before each hand
+``Deal``            ``deal <seed hex> [e0 e1]``   chance, before each hand (one step)
+``Commit(seed)``    ``commit <seed hex>``         chance, before each hand (two steps)
+``Shuffle(e)``      ``shuffle <e0|-> <e1|->``     chance, after a Commit
 ``BlindNil(True)``  ``blind-nil``                 blind-nil declarations
 ``BlindNil(False)`` ``no-blind-nil``              blind-nil declarations
 ``Keep()``          ``keep``                      draft
@@ -14,7 +16,12 @@ action              text form                     phase
 ==================  ============================  ===============================
 
 ``parse_action(text)`` reads any of them, ``str(action)`` writes it back (an empty
-entropy value of a Deal is written ``-``).
+entropy value of a Deal or Shuffle is written ``-``).
+
+A hand is dealt in one step (``Deal``: seed and entropy at once) or in two, so that the
+seats' entropy can come after the commitment is published: ``Commit`` fixes the seed
+(the hand starts and its commitment goes out), then ``Shuffle`` mixes in one value per
+seat (seat 0's then seat 1's; empty for a seat that sent none) and draws the stock.
 """
 
 from __future__ import annotations
@@ -28,12 +35,14 @@ __all__ = [
     "Action",
     "Bid",
     "BlindNil",
+    "Commit",
     "Deal",
     "Discard",
     "Exchange",
     "Keep",
     "Play",
     "PlayerAction",
+    "Shuffle",
     "parse_action",
 ]
 
@@ -50,6 +59,28 @@ class Deal:
 
     def __str__(self) -> str:
         return " ".join(["deal", self.seed.hex(), *(value.hex() or "-" for value in self.entropy)])
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """Chance, first of two steps: commit to the next hand's ``seed`` (the hand starts and
+    its commitment is published); the stock is drawn by the :class:`Shuffle` that follows."""
+
+    seed: bytes
+
+    def __str__(self) -> str:
+        return f"commit {self.seed.hex()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """Chance, second step: mix in each seat's entropy (seat 0's, seat 1's; ``b""`` for a
+    seat that sent none) and draw the stock of the committed hand."""
+
+    entropy: tuple[bytes, bytes]
+
+    def __str__(self) -> str:
+        return " ".join(["shuffle", *(value.hex() or "-" for value in self.entropy)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +140,7 @@ class Play:
 
 
 PlayerAction = BlindNil | Keep | Discard | Exchange | Bid | Play
-Action = Deal | PlayerAction
+Action = Deal | Commit | Shuffle | PlayerAction
 
 
 def parse_action(text: str) -> Action:
@@ -122,6 +153,11 @@ def parse_action(text: str) -> Action:
         if head == "deal" and 1 <= len(rest) <= 3:
             entropy = tuple(b"" if w == "-" else bytes.fromhex(w) for w in rest[1:])
             return Deal(bytes.fromhex(rest[0]), entropy)
+        if head == "commit" and len(rest) == 1:
+            return Commit(bytes.fromhex(rest[0]))
+        if head == "shuffle" and len(rest) == 2:
+            first, second = (b"" if w == "-" else bytes.fromhex(w) for w in rest)
+            return Shuffle((first, second))
         if head in ("blind-nil", "no-blind-nil") and not rest:
             return BlindNil(head == "blind-nil")
         if head == "keep" and not rest:

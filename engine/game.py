@@ -31,7 +31,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from engine.actions import Action, Bid, BlindNil, Deal, Discard, Exchange, Keep, Play
+from engine.actions import (
+    Action,
+    Bid,
+    BlindNil,
+    Commit,
+    Deal,
+    Discard,
+    Exchange,
+    Keep,
+    Play,
+    Shuffle,
+)
 from engine.cards import CARDS, SPADES, SUIT_MASKS, Card, card_mask, cards_in
 from engine.errors import IllegalActionError
 from engine.rules import RuleSet
@@ -52,6 +63,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "PlayerView",
+    "Shuffled",
     "Trick",
     "TrickWon",
     "legal_play_mask",
@@ -141,6 +153,15 @@ class HandStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class Shuffled:
+    """The stock of hand ``hand_number`` was drawn; ``entropy_from`` says which seats'
+    entropy went into it. After a one-step Deal it follows ``HandStarted`` at once."""
+
+    hand_number: int
+    entropy_from: tuple[bool, bool]
+
+
+@dataclass(frozen=True, slots=True)
 class BlindNilDeclared:
     seat: int
     declared: bool
@@ -200,6 +221,7 @@ class GameOver:
 
 Event = (
     HandStarted
+    | Shuffled
     | BlindNilDeclared
     | DraftTurnTaken
     | ExchangeMade
@@ -470,6 +492,22 @@ class GameState:
         return phase is Phase.DEAL or phase is Phase.HAND_OVER
 
     @property
+    def awaiting_shuffle(self) -> bool:
+        """True between a :class:`~engine.actions.Commit` and its
+        :class:`~engine.actions.Shuffle`: the hand has started, its stock is not drawn."""
+        hand = self._hand
+        return self.phase is Phase.DEAL and hand is not None and not hand.stock
+
+    def revealed_shuffle(self) -> tuple[bytes, tuple[bytes, ...], str] | None:
+        """The current hand's ``(seed, entropy, commitment)``, or ``None`` before any deal.
+
+        For the record of a game that ended mid-hand (a forfeit): the seed of a hand cut
+        short is revealed with it, so every hand of a record can be checked.
+        """
+        hand = self._hand
+        return None if hand is None else (hand.seed, hand.entropy, hand.commitment)
+
+    @property
     def hand_number(self) -> int:
         return self._hand.number if self._hand else 0
 
@@ -545,7 +583,7 @@ class GameState:
             commitment=hand.commitment,
             hand_sizes=(hand.hands[0].bit_count(), hand.hands[1].bit_count()),
             draft_turns=(hand.draft_turns[0], hand.draft_turns[1]),
-            stock_left=len(hand.stock) - hand.stock_pos,
+            stock_left=len(hand.stock) - hand.stock_pos if hand.stock else len(CARDS),
             pile_size=len(hand.pile),
             blind_nil=(hand.blind[0], hand.blind[1]),
             exchange_counts=(hand.exchange_counts[0], hand.exchange_counts[1]),
@@ -600,6 +638,13 @@ class GameState:
             if type(action.entropy) is not tuple:
                 action = Deal(action.seed, tuple(action.entropy))
             self._deal(action, events)
+        elif isinstance(action, Commit):
+            self._start_hand(action.seed, events)
+        elif isinstance(action, Shuffle):
+            action = Shuffle((action.entropy[0], action.entropy[1]))
+            hand = self._hand
+            assert hand is not None
+            self._draw_stock(hand, action.entropy, events)
         else:
             hand = self._hand
             assert hand is not None and seat is not None
@@ -623,12 +668,25 @@ class GameState:
         phase = self.phase
         if phase is Phase.GAME_OVER:
             raise IllegalActionError("the game is over")
-        if isinstance(action, Deal):
+        if isinstance(action, Deal | Commit | Shuffle):
             if seat is not None:
                 raise IllegalActionError("only chance deals (seat None)")
-            if not self.is_chance_node:
+            if isinstance(action, Shuffle):
+                if not self.awaiting_shuffle:
+                    raise IllegalActionError("no shuffle now: no hand is committed")
+                entropy = action.entropy
+                if not isinstance(entropy, tuple | list) or len(entropy) != 2:
+                    raise IllegalActionError("a shuffle takes one entropy value per seat")
+                hand = self._hand
+                assert hand is not None
+                RandomStream(hand.seed, tuple(entropy))  # raises ShuffleError if unusable
+                return
+            if not self.is_chance_node or self.awaiting_shuffle:
                 raise IllegalActionError(f"no deal now: the hand is in the {phase} phase")
-            RandomStream(action.seed, action.entropy)  # raises ShuffleError if unusable
+            if isinstance(action, Deal):
+                RandomStream(action.seed, action.entropy)  # raises ShuffleError if unusable
+            else:
+                RandomStream(action.seed)
             return
         if seat not in (0, 1) or isinstance(seat, bool):
             raise IllegalActionError(f"no such seat: {seat!r}")
@@ -686,11 +744,28 @@ class GameState:
                 raise IllegalActionError("spades are not broken yet")
 
     def _deal(self, action: Deal, events: list[Event]) -> None:
+        """The one-step deal: seed and entropy at once (``HandStarted`` then ``Shuffled``)."""
         stream = RandomStream(action.seed, action.entropy)
         stock = list(range(52))
         stream.shuffle(stock)
+        # a game's first drafter: the draw after the shuffle, from the same stream
+        first_drafter = stream.below(2) if self._hand is None else None
+        hand = self._open_hand(action.seed, first_drafter, events)
+        hand.entropy = action.entropy
+        self._set_stock(hand, stock, stream, events)
+
+    def _start_hand(self, seed: bytes, events: list[Event]) -> None:
+        """A Commit: the hand starts and its commitment is out; the stock waits for entropy."""
+        # a game's first drafter: the first draw of the seed's own stream, so that it is
+        # known when the hand starts (the seats' entropy only decides the stock)
+        first_drafter = RandomStream(seed).below(2) if self._hand is None else None
+        self._open_hand(seed, first_drafter, events)
+        self.phase = Phase.DEAL
+        self.current_player = None
+
+    def _open_hand(self, seed: bytes, first_drafter: int | None, events: list[Event]) -> _Hand:
         if self._hand is None:
-            first_drafter = stream.below(2)
+            assert first_drafter is not None
             number = 1
         else:
             first_drafter = 1 - self._hand.first_drafter
@@ -700,20 +775,42 @@ class GameState:
         )
         hand = _Hand(
             number=number,
-            seed=action.seed,
-            entropy=action.entropy,
-            commitment=commitment_of(action.seed),
-            stock=stock,
-            stream=stream,
+            seed=seed,
+            entropy=(),
+            commitment=commitment_of(seed),
+            stock=[],
+            stream=RandomStream(seed),  # replaced by the stream that draws the stock
             first_drafter=first_drafter,
             first_bidder=first_bidder,
             leader=first_bidder,
         )
         self._hand = hand
+        events.append(HandStarted(number, first_drafter, first_bidder, hand.commitment))
+        return hand
+
+    def _draw_stock(self, hand: _Hand, entropy: tuple[bytes, bytes], events: list[Event]) -> None:
+        """A Shuffle: the committed seed and each seat's entropy draw the stock."""
+        stream = RandomStream(hand.seed, entropy)
+        stock = list(range(52))
+        stream.shuffle(stock)
+        hand.entropy = entropy
+        self._set_stock(hand, stock, stream, events)
+
+    def _set_stock(
+        self, hand: _Hand, stock: list[int], stream: RandomStream, events: list[Event]
+    ) -> None:
+        hand.stock = stock
+        hand.stream = stream  # goes on to draw the blind-nil exchanges
         self.stocks.append(stock)
         self.phase = Phase.BLIND_NIL if self.rules.blind_nil else Phase.DRAFT
-        self.current_player = first_drafter
-        events.append(HandStarted(number, first_drafter, first_bidder, hand.commitment))
+        self.current_player = hand.first_drafter
+        entropy = hand.entropy
+        events.append(
+            Shuffled(
+                hand.number,
+                (len(entropy) > 0 and bool(entropy[0]), len(entropy) > 1 and bool(entropy[1])),
+            )
+        )
 
     def _blind_nil(self, hand: _Hand, seat: int, declare: bool, events: list[Event]) -> None:
         hand.blind[seat] = declare

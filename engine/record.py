@@ -2,8 +2,10 @@
 
 ``game_record(state)`` writes everything a finished (or unfinished) game is: the rules,
 every action with its seat in order, and per hand the seed, seat entropy, commitment,
-stock order, tricks and score changes, the totals, bags and winner. ``replay(record)``
-applies the actions to a new state and checks that the result is the one recorded::
+stock order, tricks and score changes, the totals, bags and winner. A hand cut short
+(a forfeit) still shows its seed, entropy and commitment (and its stock once drawn).
+``replay(record)`` applies the actions to a new state and checks that the result is the
+one recorded::
 
     record = game_record(state)
     text = json.dumps(record)
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import Action, parse_action
+from engine.actions import Action, Commit, Deal, parse_action
 from engine.cards import format_cards
 from engine.errors import EngineError, RecordError
 from engine.game import GameState, HandResult
@@ -28,14 +30,26 @@ RECORD_FORMAT = "spades-record/1"
 
 
 def _hand_entry(state: GameState, index: int, result: HandResult | None) -> dict[str, Any]:
-    stock = state.stocks[index]
+    stock = state.stocks[index] if index < len(state.stocks) else []  # committed, not drawn
     hand_actions = _actions_by_hand(state.actions)[index]
     entry: dict[str, Any] = {
         "hand_number": index + 1,
         "stock": format_cards(stock),
         "actions": [[seat, str(action)] for seat, action in hand_actions],
     }
-    if result is not None:
+    if result is None:
+        # a hand cut short (a forfeit) or not yet over: its seed is revealed too, so that
+        # every hand of a record can be checked against its commitment
+        revealed = state.revealed_shuffle() if index == len(state.hand_results) else None
+        if revealed is not None:
+            seed, entropy, commitment = revealed
+            entry.update(
+                first_drafter=state.first_drafter,
+                seed=seed.hex(),
+                entropy=[value.hex() for value in entropy],
+                commitment=commitment,
+            )
+    else:
         entry.update(
             first_drafter=result.first_drafter,
             seed=result.seed.hex(),
@@ -58,7 +72,7 @@ def _actions_by_hand(
 ) -> list[list[tuple[int | None, Action]]]:
     hands: list[list[tuple[int | None, Action]]] = []
     for seat, action in actions:
-        if seat is None:
+        if isinstance(action, Deal | Commit):  # a Shuffle belongs to the hand it draws
             hands.append([])
         hands[-1].append((seat, action))
     return hands
@@ -70,7 +84,7 @@ def game_record(state: GameState) -> dict[str, Any]:
         _hand_entry(
             state, index, state.hand_results[index] if index < len(state.hand_results) else None
         )
-        for index in range(len(state.stocks))
+        for index in range(state.hand_number)
     ]
     return {
         "format": RECORD_FORMAT,

@@ -1,6 +1,7 @@
 """The msgpack codec: the only code that turns messages into bytes and back.
 
-    data = encode(message)               # any client or server message -> bytes
+    data = encode(message)               # any client or server message -> bytes (1.1)
+    data = encode_for(message, minor=0)  # the same as a 1.0 connection must get it
     message = decode_client(data)        # bytes -> ClientMessage, or DecodeError
     message = decode_server(data)        # bytes -> ServerMessage, or DecodeError
 
@@ -18,7 +19,13 @@ import msgpack
 from pydantic import BaseModel, ValidationError
 
 from protocol.errors import DecodeError
-from protocol.messages import CLIENT_ADAPTER, SERVER_ADAPTER, ClientMessage, ServerMessage
+from protocol.messages import (
+    ADDED_IN_1_1,
+    CLIENT_ADAPTER,
+    SERVER_ADAPTER,
+    ClientMessage,
+    ServerMessage,
+)
 
 __all__ = [
     "MAX_CLIENT_MESSAGE_BYTES",
@@ -26,6 +33,8 @@ __all__ = [
     "decode_client",
     "decode_server",
     "encode",
+    "encode_for",
+    "wire_dict",
 ]
 
 MAX_CLIENT_MESSAGE_BYTES: Final = 4 * 1024
@@ -35,6 +44,57 @@ MAX_SERVER_MESSAGE_BYTES: Final = 1024 * 1024
 def encode(message: BaseModel) -> bytes:
     """The msgpack bytes of ``message`` (every field, ``None`` as nil)."""
     packed: bytes = msgpack.packb(message.model_dump(mode="python"), use_bin_type=True)
+    return packed
+
+
+def _downgraded(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        added = ADDED_IN_1_1.get(type(value), frozenset())
+        return {
+            name: _downgraded(getattr(value, name))
+            for name in type(value).model_fields
+            if name not in added
+        }
+    if isinstance(value, tuple):
+        # a 1.1-only event inside `events` is left out whole (its version still counts)
+        return tuple(
+            _downgraded(item)
+            for item in value
+            if not (
+                isinstance(item, BaseModel)
+                and ADDED_IN_1_1.get(type(item)) is not None
+                and set(type(item).model_fields) <= ADDED_IN_1_1[type(item)]
+            )
+        )
+    if isinstance(value, dict):
+        return {key: _downgraded(item) for key, item in value.items()}
+    return value
+
+
+def wire_dict(message: BaseModel, minor: int = 1) -> dict[str, Any] | None:
+    """The map that goes on the wire for ``message`` on a connection speaking ``1.minor``.
+
+    For ``minor`` 1 that is every field; for 0 the fields, events and messages of
+    :data:`~protocol.messages.ADDED_IN_1_1` are left out, and a message new in 1.1 gives
+    ``None`` (it is not sent at all).
+    """
+    if minor >= 1:
+        dumped: dict[str, Any] = message.model_dump(mode="python")
+        return dumped
+    added = ADDED_IN_1_1.get(type(message))
+    if added is not None and set(type(message).model_fields) <= added:
+        return None
+    result: dict[str, Any] = _downgraded(message)
+    return result
+
+
+def encode_for(message: BaseModel, minor: int) -> bytes | None:
+    """The msgpack bytes of ``message`` for a connection speaking ``1.minor`` (see
+    :func:`wire_dict`); ``None`` when such a connection never gets this message."""
+    obj = wire_dict(message, minor)
+    if obj is None:
+        return None
+    packed: bytes = msgpack.packb(obj, use_bin_type=True)
     return packed
 
 
@@ -68,15 +128,40 @@ def _reason(error: ValidationError) -> str:
     return f"{where}: {first['msg']}{tail}"
 
 
+def _readable_type_and_id(obj: dict[str, Any]) -> tuple[str | None, int | None]:
+    """The ``type`` and ``id`` of a map that failed validation, when they can be read.
+
+    A ``type`` is echoed when it is a string of at most 32 characters, an ``id`` when it
+    is an integer (not a boolean) in the request-id range; anything else reads as None.
+    """
+    kind = obj.get("type")
+    request = kind if isinstance(kind, str) and len(kind) <= 32 else None
+    raw_id = obj.get("id")
+    request_id = (
+        raw_id
+        if isinstance(raw_id, int) and not isinstance(raw_id, bool) and 0 <= raw_id <= 2**53
+        else None
+    )
+    return request, request_id
+
+
 def decode_client(data: bytes, max_size: int = MAX_CLIENT_MESSAGE_BYTES) -> ClientMessage:
-    """Decode one client-to-server message; raises :class:`DecodeError` if it is not one."""
+    """Decode one client-to-server message; raises :class:`DecodeError` if it is not one.
+
+    When the frame was a readable map, the error's ``request``/``request_id`` hold its
+    ``type`` and ``id`` (see :class:`DecodeError`).
+    """
     obj = _unpack(data, max_size)
     try:
         return CLIENT_ADAPTER.validate_python(obj)
     except ValidationError as error:
-        raise DecodeError(_reason(error)) from None
+        request, request_id = _readable_type_and_id(obj)
+        raise DecodeError(_reason(error), request=request, request_id=request_id) from None
     except Exception as error:
-        raise DecodeError(f"invalid message: {type(error).__name__}") from None
+        request, request_id = _readable_type_and_id(obj)
+        raise DecodeError(
+            f"invalid message: {type(error).__name__}", request=request, request_id=request_id
+        ) from None
 
 
 def decode_server(data: bytes, max_size: int = MAX_SERVER_MESSAGE_BYTES) -> ServerMessage:

@@ -40,6 +40,7 @@ from engine import (
     PlayerAction,
     PlayerView,
     RuleSet,
+    Shuffled,
     Trick,
     TrickWon,
 )
@@ -255,6 +256,8 @@ def _event(event: Event) -> m.EventMessage:
             first_bidder=event.first_bidder,
             commitment=event.commitment,
         )
+    if isinstance(event, Shuffled):
+        return m.ShuffledEvent(hand_number=event.hand_number, entropy_from=event.entropy_from)
     if isinstance(event, BlindNilDeclared):
         return m.BlindNilEvent(seat=event.seat, declared=event.declared)
     if isinstance(event, DraftTurnTaken):

@@ -21,12 +21,22 @@ class DecodeError(ProtocolError):
     """The bytes are not one valid message; ``str(error)`` says why in one sentence.
 
     ``code`` is the error code the server answers with (``"too_large"`` or
-    ``"bad_message"``).
+    ``"bad_message"``). ``request`` and ``request_id`` are the frame's ``type`` and ``id``
+    when the bytes were a readable map that held them (a short string, an integer in the
+    request-id range), else ``None``: the server echoes them in its ``error``.
     """
 
-    def __init__(self, reason: str, code: str = "bad_message") -> None:
+    def __init__(
+        self,
+        reason: str,
+        code: str = "bad_message",
+        request: str | None = None,
+        request_id: int | None = None,
+    ) -> None:
         super().__init__(reason)
         self.code = code
+        self.request = request
+        self.request_id = request_id
 
 
 class ConversionError(ProtocolError):

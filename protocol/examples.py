@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from engine import (
     Action,
     Bid,
+    Commit,
     Deal,
     Exchange,
     GameState,
@@ -34,6 +35,7 @@ from engine import (
     Play,
     PlayerView,
     RuleSet,
+    Shuffle,
     game_record,
 )
 from engine.game import HandScored
@@ -46,6 +48,7 @@ from protocol.convert import (
     view_message,
     your_turn_message,
 )
+from protocol.messages import stale_version_message
 
 __all__ = [
     "EXAMPLE_PLAYER_ID",
@@ -71,6 +74,8 @@ EXAMPLE_TABLE: Final = "K7QF2MXA"
 EXAMPLE_TOKEN: Final = "q2fXq9T0d3vJm1kLZr8bYwPc4sNe7uHa6GiVoRtKxEy"
 EXAMPLE_PLAYER_ID: Final = "3f9a1c0be24d7a58"
 EXAMPLE_RECORD_ID: Final = "Zk3v9QmR2xLbT0aW"
+EXAMPLE_ENTROPY: Final = "5eed0fada0000000000000000000000000000000000000000000000000c0ffee"
+EXAMPLE_SERVER_TIME: Final = 1_790_000_000.125
 EXAMPLE_SEED: Final = b"spades2 protocol example, hand "
 """Hand ``n`` of the example game is dealt with ``example_seed(n)``."""
 
@@ -103,6 +108,11 @@ class ExampleGame:
 
 
 @functools.cache
+def example_entropy(hand_number: int) -> bytes:
+    """The example client's entropy for a hand (a real client uses ``secrets``)."""
+    return hashlib.sha256(b"ada's own randomness, hand " + bytes([hand_number])).digest()
+
+
 def example_game() -> ExampleGame:
     """Play hand 1 of the example game (deterministic, a few milliseconds)."""
     rules = RuleSet.preset("classic")
@@ -205,6 +215,7 @@ def event_examples() -> tuple[m.EventMessage, ...]:
     seen.update({type(event): event for event in event_messages(game.last_outcome.for_viewer(0))})
     return (
         seen[m.HandStartedEvent],
+        m.ShuffledEvent(hand_number=1, entropy_from=(True, True)),
         m.BlindNilEvent(seat=1, declared=False),
         seen[m.DraftTurnEvent],
         m.ExchangeEvent(seat=0, count=2, given=("3D", "KH"), received=("7C", "9C")),
@@ -220,7 +231,12 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
     """One of each client-to-server message, in the order of the ``ClientMessage`` union."""
     game = example_game()
     return (
-        m.Hello(protocol_version=m.PROTOCOL_VERSION, name="ada", id=1),
+        m.Hello(
+            protocol_version=m.PROTOCOL_VERSION,
+            protocol_minor=m.PROTOCOL_MINOR,
+            name="ada",
+            id=1,
+        ),
         m.ListTables(id=2),
         m.CreateTable(
             preset="classic", overrides={"target_score": 200}, bot="normal", seat=0, id=3
@@ -239,14 +255,17 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
         m.Leave(code=EXAMPLE_TABLE, id=9),
         m.Rematch(code=EXAMPLE_TABLE, id=10),
         m.GetRecord(record_id=EXAMPLE_RECORD_ID, id=11),
+        m.Entropy(code=EXAMPLE_TABLE, hand_number=1, value=EXAMPLE_ENTROPY, id=13),
         m.Ping(nonce=42, id=12),
     )
 
 
 def example_snapshot() -> m.Snapshot:
     """A typical snapshot: seat 0 in the middle of the play of hand 1."""
-    view = view_message(example_game().mid_play, EXAMPLE_TABLE)
-    return m.Snapshot(table=example_table_info(), view=view, id=4)
+    mid_play = example_game().mid_play
+    view = view_message(mid_play, EXAMPLE_TABLE)
+    turn = your_turn_message(mid_play, EXAMPLE_TABLE) if mid_play.my_turn else None
+    return m.Snapshot(table=example_table_info(), view=view, your_turn=turn, id=4)
 
 
 def example_events() -> m.Events:
@@ -274,6 +293,9 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             resumed=False,
             tables=(),
             id=1,
+            protocol_minor=m.PROTOCOL_MINOR,
+            server_time=EXAMPLE_SERVER_TIME,
+            entropy_seconds=2.0,
         ),
         m.TableList(
             tables=(
@@ -310,8 +332,7 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
         m.Ack(table=EXAMPLE_TABLE, seq=17, version=game.mid_play.version + 1, id=7),
         m.ErrorMessage(
             code="stale_version",
-            message=f"the table is at version {game.mid_play.version + 1}, not "
-            f"{game.mid_play.version}: decide again on the latest state",
+            message=stale_version_message(game.mid_play.version + 1, game.mid_play.version),
             request="action",
             id=7,
         ),
@@ -321,6 +342,7 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             record_json='{"format": "spades-record/1", "rules": {"target_score": 300}}',
             id=11,
         ),
+        m.EntropyAccepted(table=EXAMPLE_TABLE, hand_number=1, id=13),
         m.Pong(nonce=42, id=12),
         m.Left(table=EXAMPLE_TABLE, id=9),
     )
@@ -378,8 +400,15 @@ class _Session:
                 self.send(hand_result_message(event.result, EXAMPLE_TABLE))
 
     def deal(self) -> None:
+        """Commit (hand_started), ada's entropy and its acceptance, then the shuffle (the
+        bot sends no entropy)."""
         self.hand_seeds += 1
-        self.apply(None, Deal(example_seed(self.hand_seeds)))
+        self.apply(None, Commit(example_seed(self.hand_seeds)))
+        number = self.state.hand_number
+        value = example_entropy(number)
+        self.receive(m.Entropy(code=EXAMPLE_TABLE, hand_number=number, value=value.hex(), id=30))
+        self.send(m.EntropyAccepted(table=EXAMPLE_TABLE, hand_number=number, id=30))
+        self.apply(None, Shuffle((value, b"")))
 
     def choose(self, seat: int) -> Action:
         actions = self.state.legal_actions(seat)
@@ -441,14 +470,16 @@ def example_session() -> tuple[SessionStep, ...]:
         SessionStep(
             "**Connect** a WebSocket to `ws://localhost:8765/` and say `hello` first. "
             "`id` is any number you choose; the answer carries it back.",
-            m.Hello(protocol_version=1, name="ada", id=1),
+            m.Hello(protocol_version=1, protocol_minor=1, name="ada", id=1),
             client=True,
         )
     )
     add(
         SessionStep(
-            "The server welcomes a new player. Keep `token` secret and safe: it is how you "
-            "come back after a drop.",
+            "The server welcomes a new player and says the connection speaks 1.1 "
+            "(`protocol_minor`). Keep `token` secret and safe: it is how you come back after "
+            "a drop. `server_time` is the server's clock, for deadlines; `entropy_seconds` "
+            "how long a shuffle waits for your entropy.",
             m.Welcome(
                 protocol_version=1,
                 server_versions=m.SUPPORTED_VERSIONS,
@@ -457,6 +488,9 @@ def example_session() -> tuple[SessionStep, ...]:
                 token=EXAMPLE_TOKEN,
                 resumed=False,
                 id=1,
+                protocol_minor=1,
+                server_time=EXAMPLE_SERVER_TIME,
+                entropy_seconds=2.0,
             ),
         )
     )
@@ -492,12 +526,29 @@ def example_session() -> tuple[SessionStep, ...]:
     s.prompt()
     add(
         SessionStep(
-            "...and the server deals hand 1. `commitment` is SHA-256 of the secret shuffle "
-            "seed: keep it to check the seed when the hand is over.",
+            "...and hand 1 starts. `commitment` is SHA-256 of the secret shuffle seed: keep "
+            "it to check the seed when the hand is over. Nothing is drawn yet: the server "
+            "waits for the seats' entropy.",
             s.log[0][1],
         )
     )
-    offered = s.log[1][1]
+    add(
+        SessionStep(
+            "Send 32 random bytes of your own for this hand's shuffle, from a secure source "
+            "(`secrets.token_hex(32)`), and keep them to check the hand afterwards.",
+            s.log[1][1],
+            client=True,
+        )
+    )
+    add(SessionStep("Accepted.", s.log[2][1]))
+    add(
+        SessionStep(
+            "Every seat that can send entropy has (the bot sends none), so the stock is "
+            "shuffled from the seed and your value: not even the server could choose it.",
+            s.log[3][1],
+        )
+    )
+    offered = s.log[4][1]
     add(
         SessionStep(
             "You draft first. `offered` is the card on the top of the stock; `legal` "
@@ -609,7 +660,7 @@ def example_session() -> tuple[SessionStep, ...]:
             "Refused, with the reason; the `id` tells which request it answers.",
             m.ErrorMessage(
                 code="stale_version",
-                message=f"the state is at version {play_turn.version}, not {play_turn.version - 1}",
+                message=stale_version_message(play_turn.version, play_turn.version - 1),
                 request="action",
                 id=s.next_id + 1,
             ),
@@ -646,7 +697,13 @@ def example_session() -> tuple[SessionStep, ...]:
     )
     s.log.clear()
     s.deal()
-    add(SessionStep("The server deals hand 2 at once; the bot drafts first now.", s.log[0][1]))
+    add(SessionStep("Hand 2 starts at once; the bot drafts first now.", s.log[0][1]))
+    add(
+        SessionStep(
+            "*(Your entropy for hand 2 and its `entropy_accepted`, as above.)* The shuffle:",
+            s.log[3][1],
+        )
+    )
     s.log.clear()
     s.step()
     add(SessionStep("It takes its turn...", s.log[0][1]))
@@ -658,7 +715,7 @@ def example_session() -> tuple[SessionStep, ...]:
             "**The connection drops** before you answer. Your seat is held for you "
             "(`hold_seconds`, 60 by default); the bot waits. Open a new connection and say "
             "`hello` with your token:",
-            m.Hello(protocol_version=1, name="ada", token=EXAMPLE_TOKEN, id=1),
+            m.Hello(protocol_version=1, protocol_minor=1, name="ada", token=EXAMPLE_TOKEN, id=1),
             client=True,
         )
     )
@@ -674,22 +731,32 @@ def example_session() -> tuple[SessionStep, ...]:
                 resumed=True,
                 tables=(EXAMPLE_TABLE,),
                 id=1,
+                protocol_minor=1,
+                server_time=EXAMPLE_SERVER_TIME + 95.5,
+                entropy_seconds=2.0,
             ),
         )
     )
     add(
         SessionStep(
             "...each followed by a snapshot: replace everything you knew about the table "
-            "with it. It holds your hand, what you saw in the draft so far, and the results "
-            "of the finished hands.",
+            "with it. It holds your hand, what you saw in the draft so far, the results "
+            "of the finished hands and, as it is your move, `your_turn`: enough to act on.",
             m.Snapshot(
-                table=_table("playing"), view=view_message(s.state.view_for(0), EXAMPLE_TABLE)
+                table=_table("playing"),
+                view=view_message(s.state.view_for(0), EXAMPLE_TABLE),
+                your_turn=your_turn_message(s.state.view_for(0), EXAMPLE_TABLE),
             ),
         )
     )
     s.log.clear()
     s.prompt()
-    add(SessionStep("It is still your turn, so `your_turn` follows.", s.log[0][1]))
+    add(
+        SessionStep(
+            "On a resume the same `your_turn` also follows on its own (for 1.0 clients).",
+            s.log[0][1],
+        )
+    )
     s.log.clear()
     add(
         SessionStep(

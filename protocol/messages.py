@@ -1,4 +1,4 @@
-"""Every message of protocol version 1, as strict, immutable pydantic models.
+"""Every message of protocol version 1.1, as strict, immutable pydantic models.
 
 A message is a msgpack map with a ``"type"`` key naming it. Messages a client sends form
 the :data:`ClientMessage` union, those the server sends the :data:`ServerMessage` union;
@@ -9,6 +9,11 @@ may be ``nil``. Cards are strings: rank ``2``-``10``, ``J``, ``Q``, ``K``, ``A``
 
 ``docs/protocol.md`` documents every message; its field reference is generated from
 these models.
+
+Version 1.1 is a minor version of 1: a client says ``protocol_minor: 1`` in ``hello``.
+Every field 1.1 added has a default, so these models also read 1.0 messages;
+:data:`ADDED_IN_1_1` lists what a connection that speaks 1.0 never gets (see
+:func:`protocol.codec.wire_dict`).
 """
 
 from __future__ import annotations
@@ -18,9 +23,12 @@ from typing import Annotated, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 __all__ = [
+    "ADDED_IN_1_1",
     "CLIENT_ADAPTER",
+    "ENTROPY_MAX_BYTES",
     "ERROR_CODES",
     "ERROR_CODE_MEANINGS",
+    "PROTOCOL_MINOR",
     "PROTOCOL_VERSION",
     "SERVER_ADAPTER",
     "SUPPORTED_VERSIONS",
@@ -39,6 +47,8 @@ __all__ = [
     "CreateTable",
     "DiscardAction",
     "DraftTurnEvent",
+    "Entropy",
+    "EntropyAccepted",
     "ErrorCode",
     "ErrorMessage",
     "EventMessage",
@@ -66,6 +76,7 @@ __all__ = [
     "ScoreLine",
     "SeatInfo",
     "ServerMessage",
+    "ShuffledEvent",
     "Snapshot",
     "TableInfo",
     "TableList",
@@ -77,10 +88,15 @@ __all__ = [
     "WatchTable",
     "Welcome",
     "YourTurn",
+    "stale_version_message",
 ]
 
 PROTOCOL_VERSION: Final = 1
 SUPPORTED_VERSIONS: Final = (1,)
+PROTOCOL_MINOR: Final = 1
+"""The newest minor version of :data:`PROTOCOL_VERSION` this code speaks (1.1)."""
+ENTROPY_MAX_BYTES: Final = 32
+"""The most bytes of entropy a seat may send for one hand."""
 
 CardText = Annotated[str, Field(pattern=r"^(10|[2-9JQKA])[CDHS]$", examples=["QS", "10H"])]
 Seat = Annotated[int, Field(ge=0, le=1)]
@@ -124,7 +140,8 @@ ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-de
 ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "bad_message": "The frame is not a valid message: a text frame, not msgpack, not a map, "
     "an unknown `type`, a missing or unknown field, a value of the wrong type or out of "
-    "range (also an empty chat line). `request` is nil when the message could not be read.",
+    "range (also an empty chat line, an odd number of hex digits in `entropy`). `request` and "
+    "`id` are the frame's `type` and `id` whenever they can be read, nil otherwise.",
     "too_large": "The message is over the size limit (4096 bytes for a client message) and "
     "was refused unread. The server may instead close the connection (WebSocket close "
     "code 1009) when the frame itself is over the limit.",
@@ -143,18 +160,20 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "table_full": "Both seats of the table are taken (`join_table` or `add_bot` without a seat).",
     "seat_taken": "The seat asked for (`join_table`, `add_bot`) is not empty.",
     "not_seated": "Only a player seated at the table may do this (`action`, `add_bot`, "
-    "`rematch`); you watch it or are not there.",
+    "`rematch`, `entropy`); you watch it or are not there.",
     "not_at_table": "You neither sit at nor watch this table (`chat`, `leave`).",
     "not_your_turn": "An `action` came while another seat (or the dealer) is to move.",
     "illegal_action": "The action is not legal now (the message says why: follow suit, "
-    "spades not broken, a card you do not hold...); also `rematch` before game over.",
+    "spades not broken, a card you do not hold...); also `rematch` before game over, and "
+    "`entropy` for another hand, a second time, or after the shuffle.",
     "stale_version": "The action's `version` is not the table's current version: something "
     "happened after the state you decided on. Take the latest state (the events that "
     "followed, or a fresh snapshot) and decide again.",
     "game_not_started": "The table is still waiting for its second seat.",
     "game_over": "The game at this table is over: ask for a `rematch`, or `leave`.",
     "rate_limited": "Too many messages (or chat lines) too quickly; the request was dropped. "
-    "Slow down: many refusals in a row close the connection (close code 1008).",
+    "Slow down and send it again later: after 20 refusals in a row (the server's default), "
+    "the next message over the budget closes the connection (close code 1008).",
     "chat_too_long": "The chat line is longer than the server allows (200 characters by default).",
     "server_full": "The server holds as many connections or tables as it can, or you sit at "
     "as many tables as one player may. Try again later.",
@@ -165,6 +184,11 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
 
 An error never changes any game; ``docs/protocol.md`` lists these (generated).
 """
+
+
+def stale_version_message(current: int, sent: int) -> str:
+    """The one wording of a ``stale_version`` error's ``message`` (server and docs alike)."""
+    return f"the state is at version {current}, not {sent}"
 
 
 class _Message(BaseModel):
@@ -403,7 +427,13 @@ class SeatInfo(_Message):
     bot_level: BotLevel | None = None
     """The bot's level, for a bot seat."""
     hold_seconds_left: float | None = None
-    """Seconds left of a dropped human's hold (nil when not dropped)."""
+    """Seconds left of a dropped human's hold when this message was made (nil when not dropped).
+    It is not updated: count down from ``hold_deadline`` instead.
+    """
+    hold_deadline: float | None = None
+    """1.1: when a dropped human's hold runs out, in server time (Unix seconds on the server's
+    clock; ``welcome.server_time`` gives that clock); nil when not dropped.
+    """
     bot_standing_in: bool = False
     """The bot plays for a dropped human whose hold ran out (``on_hold_expiry: bot``)."""
 
@@ -492,6 +522,19 @@ class HandStartedEvent(_Message):
     """SHA-256 (hex) of the hidden shuffle seed, revealed in ``hand_result``."""
 
 
+class ShuffledEvent(_Message):
+    """1.1: the stock was shuffled from the committed seed and the seats' entropy; the draft
+    (or the blind-nil round) starts. ``entropy_from`` says whose entropy went in."""
+
+    kind: Literal["shuffled"] = "shuffled"
+    hand_number: Count
+    """The hand."""
+    entropy_from: tuple[bool, bool]
+    """Whether seat 0's and seat 1's entropy were mixed in (false: the seat sent none in time,
+    or is a bot).
+    """
+
+
 class BlindNilEvent(_Message):
     kind: Literal["blind_nil"] = "blind_nil"
     seat: Seat
@@ -577,6 +620,7 @@ class GameOverEvent(_Message):
 
 EventMessage = Annotated[
     HandStartedEvent
+    | ShuffledEvent
     | BlindNilEvent
     | DraftTurnEvent
     | ExchangeEvent
@@ -600,6 +644,10 @@ class Hello(_Message):
     type: Literal["hello"] = "hello"
     protocol_version: int = Field(ge=0, le=1_000)
     """The protocol version you speak: 1."""
+    protocol_minor: int = Field(default=0, ge=0, le=1_000)
+    """1.1: the minor version you speak: 1 for 1.1 (left out or 0: 1.0). The connection speaks
+    the lower of yours and the server's, named in ``welcome.protocol_minor``.
+    """
     name: str = Field(min_length=1, max_length=24)
     """Your display name, 1..24 characters (spaces are collapsed; the server applies the text
     rules of :mod:`protocol.text` and answers ``bad_name``)."""
@@ -765,6 +813,25 @@ class GetRecord(_Message):
     """Your request id, echoed in the answer."""
 
 
+class Entropy(_Message):
+    """1.1: your seat's random value for the shuffle of hand ``hand_number``.
+
+    Send it after the ``hand_started`` event of that hand and before the draft starts (the
+    ``shuffled`` event); once per seat and hand. The server mixes it into the shuffle, so
+    that not even the server can choose the deck.
+    """
+
+    type: Literal["entropy"] = "entropy"
+    code: TableCode
+    """The table code."""
+    hand_number: Count
+    """The hand it is for (from ``hand_started``)."""
+    value: HexText = Field(min_length=2, max_length=2 * ENTROPY_MAX_BYTES)
+    """1 to 32 random bytes in lowercase hex (send 32, from a secure random source)."""
+    id: RequestId | None = None
+    """Your request id, echoed in the answer."""
+
+
 class Ping(_Message):
     """Answered by ``pong`` with the same ``nonce``."""
 
@@ -787,6 +854,7 @@ ClientMessage = Annotated[
     | Leave
     | Rematch
     | GetRecord
+    | Entropy
     | Ping,
     Field(discriminator="type"),
 ]
@@ -819,6 +887,16 @@ class Welcome(_Message):
     """Codes of the tables where you sit; a snapshot of each follows."""
     id: RequestId | None = None
     """The ``id`` of your ``hello``."""
+    protocol_minor: int = 0
+    """1.1: the minor version this connection speaks (1: 1.1)."""
+    server_time: float | None = None
+    """1.1: the server's clock when it sent this, Unix seconds: deadlines such as
+    ``hold_deadline`` are on this clock.
+    """
+    entropy_seconds: float | None = None
+    """1.1: how long the server waits for the seats' ``entropy`` after ``hand_started``
+    before it shuffles without the missing values.
+    """
 
 
 class TableList(_Message):
@@ -827,42 +905,6 @@ class TableList(_Message):
     """The open tables (private ones are not listed)."""
     id: RequestId | None = None
     """The ``id`` of your ``list_tables``."""
-
-
-class Snapshot(_Message):
-    """The whole table as you may see it: sent on joining, watching, resuming, and
-    whenever you fall out of step. Replace your state with it."""
-
-    type: Literal["snapshot"] = "snapshot"
-    table: TableInfo
-    """The table: seats, names, rules, status."""
-    view: View
-    """The game as you may see it."""
-    id: RequestId | None = None
-    """The ``id`` of the request it answers (nil when the server sends it on its own, e.g. on
-    resume).
-    """
-
-
-class TableUpdate(_Message):
-    """The table's seats or settings changed (someone joined, dropped, came back...)."""
-
-    type: Literal["table_update"] = "table_update"
-    table: TableInfo
-    """The table as it is now."""
-
-
-class Events(_Message):
-    """What just happened at a table, as you may see it; ``version`` is the state
-    version after the last of them."""
-
-    type: Literal["events"] = "events"
-    table: TableCode
-    """The table code."""
-    version: Count
-    """The state version after the last of these events."""
-    events: tuple[EventMessage, ...]
-    """What happened, in order, as you may see it."""
 
 
 class YourTurn(_Message):
@@ -888,6 +930,46 @@ class YourTurn(_Message):
     """Seconds left before the bot moves for you (nil: no time limit)."""
     offered: CardText | None = None
     """Draft phase only: the card on offer, to keep or discard."""
+
+
+class Snapshot(_Message):
+    """The whole table as you may see it: sent on joining, watching, resuming, and
+    whenever you fall out of step. Replace your state with it."""
+
+    type: Literal["snapshot"] = "snapshot"
+    table: TableInfo
+    """The table: seats, names, rules, status."""
+    view: View
+    """The game as you may see it."""
+    your_turn: YourTurn | None = None
+    """1.1: when it is your seat's move, what ``your_turn`` would say (``legal`` and all); nil
+    otherwise. A snapshot is all a client needs to act.
+    """
+    id: RequestId | None = None
+    """The ``id`` of the request it answers (nil when the server sends it on its own, e.g. on
+    resume).
+    """
+
+
+class TableUpdate(_Message):
+    """The table's seats or settings changed (someone joined, dropped, came back...)."""
+
+    type: Literal["table_update"] = "table_update"
+    table: TableInfo
+    """The table as it is now."""
+
+
+class Events(_Message):
+    """What just happened at a table, as you may see it; ``version`` is the state
+    version after the last of them."""
+
+    type: Literal["events"] = "events"
+    table: TableCode
+    """The table code."""
+    version: Count
+    """The state version after the last of these events."""
+    events: tuple[EventMessage, ...]
+    """What happened, in order, as you may see it."""
 
 
 class GameOver(_Message):
@@ -962,6 +1044,18 @@ class RecordMessage(_Message):
     """The ``id`` of your ``get_record``."""
 
 
+class EntropyAccepted(_Message):
+    """1.1: your ``entropy`` for this hand is in; it goes into the shuffle."""
+
+    type: Literal["entropy_accepted"] = "entropy_accepted"
+    table: TableCode
+    """The table code."""
+    hand_number: Count
+    """The hand it is for."""
+    id: RequestId | None = None
+    """The ``id`` of your ``entropy``."""
+
+
 class Pong(_Message):
     type: Literal["pong"] = "pong"
     nonce: int
@@ -993,6 +1087,7 @@ ServerMessage = Annotated[
     | ErrorMessage
     | ChatMessage
     | RecordMessage
+    | EntropyAccepted
     | Pong
     | Left,
     Field(discriminator="type"),
@@ -1000,3 +1095,17 @@ ServerMessage = Annotated[
 
 CLIENT_ADAPTER: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 SERVER_ADAPTER: Final[TypeAdapter[ServerMessage]] = TypeAdapter(ServerMessage)
+
+ADDED_IN_1_1: Final[dict[type[BaseModel], frozenset[str]]] = {
+    Hello: frozenset({"protocol_minor"}),
+    Welcome: frozenset({"protocol_minor", "server_time", "entropy_seconds"}),
+    SeatInfo: frozenset({"hold_deadline"}),
+    Snapshot: frozenset({"your_turn"}),
+    Entropy: frozenset(Entropy.model_fields),
+    EntropyAccepted: frozenset(EntropyAccepted.model_fields),
+    ShuffledEvent: frozenset(ShuffledEvent.model_fields),
+}
+"""Fields each model gained in 1.1 (every field: a message or event new in 1.1).
+
+A connection that speaks 1.0 never gets these fields, these messages or these events.
+"""

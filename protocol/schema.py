@@ -12,6 +12,7 @@ and from the example game of :mod:`protocol.examples`; ``tests/protocol`` fails 
 document differs from what these functions produce now. Usage::
 
     python3 -m protocol.schema --write    # regenerate the regions of docs/protocol.md
+                                          # and docs/spades-record-1.schema.json
     python3 -m protocol.schema --check    # exit 1 if any region is out of date
     python3 -m protocol.schema            # print the field reference
     python3 -m protocol.schema --json     # print the JSON Schema of both directions
@@ -42,15 +43,19 @@ from protocol.examples import (
     example_session,
     server_examples,
 )
+from protocol.record_format import GameRecordModel, RecordHand, record_json_schema
 
 __all__ = [
     "DOC_PATH",
+    "RECORD_SCHEMA_PATH",
     "REGIONS",
     "client_json_schema",
     "error_code_table",
     "field_reference",
     "json_schemas",
     "main",
+    "record_schema_section",
+    "record_schema_text",
     "render_json",
     "shuffle_example",
     "stale_regions",
@@ -59,12 +64,14 @@ __all__ = [
 ]
 
 DOC_PATH: Final = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+RECORD_SCHEMA_PATH: Final = DOC_PATH.parent / "spades-record-1.schema.json"
 COMMAND: Final = "python3 -m protocol.schema --write"
 
 CARD_PATTERN: Final = r"^(10|[2-9JQKA])[CDHS]$"
 TABLE_PATTERN: Final = r"^[A-Za-z0-9-]+$"
 HEX_PATTERN: Final = r"^[0-9a-f]*$"
 
+RECORD_MODELS: Final[tuple[type[BaseModel], ...]] = (GameRecordModel, RecordHand)
 STRUCTURES: Final[tuple[type[BaseModel], ...]] = (
     m.View,
     m.TableInfo,
@@ -116,7 +123,7 @@ _MODELS: Final[dict[str, type[BaseModel]]] = {
     model.__name__: model
     for union in (m.ClientMessage, m.ServerMessage, m.ActionMessage, m.EventMessage)
     for model in members(union)
-} | {model.__name__: model for model in STRUCTURES}
+} | {model.__name__: model for model in STRUCTURES + RECORD_MODELS}
 
 
 def _number(value: Any) -> str:
@@ -318,6 +325,10 @@ def constants() -> str:
             f"| `PROTOCOL_VERSION` | {m.PROTOCOL_VERSION} | the version a client sends in "
             "`hello` |",
             f"| `SUPPORTED_VERSIONS` | {versions} | the versions this server speaks |",
+            f"| `PROTOCOL_MINOR` | {m.PROTOCOL_MINOR} | the minor version a 1.1 client sends "
+            "in `hello` (`protocol_minor`) |",
+            f"| `ENTROPY_MAX_BYTES` | {m.ENTROPY_MAX_BYTES} | the most bytes of one seat's "
+            "`entropy` |",
             f"| `MAX_CLIENT_MESSAGE_BYTES` | {codec.MAX_CLIENT_MESSAGE_BYTES} | the largest "
             "frame a client may send |",
             f"| `MAX_SERVER_MESSAGE_BYTES` | {codec.MAX_SERVER_MESSAGE_BYTES} | the largest "
@@ -370,7 +381,26 @@ def transcript(steps: Sequence[SessionStep] | None = None) -> str:
     return "\n\n".join(out)
 
 
+def record_schema_text() -> str:
+    """The content of ``docs/spades-record-1.schema.json`` (generated from the models)."""
+    return json.dumps(record_json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def record_schema_section() -> str:
+    """The record format's fields, from :mod:`protocol.record_format`."""
+    out = [
+        "Generated from `protocol/record_format.py`; the same models give the JSON Schema "
+        "(draft 2020-12) in [`spades-record-1.schema.json`](spades-record-1.schema.json).",
+    ]
+    for model in (GameRecordModel, RecordHand):
+        out.append(f'<a id="{_anchor(model)}"></a>\n\n#### {model.__name__}')
+        out.append(_paragraphs(model.__doc__))
+        out.append(_fields_table(model))
+    return "\n\n".join(part for part in out if part)
+
+
 REGIONS: Final[dict[str, Callable[[], str]]] = {
+    "record-schema": record_schema_section,
     "constants": constants,
     "error-codes": error_code_table,
     "shuffle-example": shuffle_example,
@@ -434,9 +464,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"updated {args.path}")
         else:
             print(f"{args.path} is up to date")
+        schema_path = args.path.parent / RECORD_SCHEMA_PATH.name
+        if not schema_path.exists() or schema_path.read_text(encoding="utf-8") != (
+            record_schema_text()
+        ):
+            schema_path.write_text(record_schema_text(), encoding="utf-8")
+            print(f"updated {schema_path}")
         return 0
     if args.check:
         stale = stale_regions(args.path.read_text(encoding="utf-8"))
+        schema_path = args.path.parent / RECORD_SCHEMA_PATH.name
+        if not schema_path.exists() or schema_path.read_text(encoding="utf-8") != (
+            record_schema_text()
+        ):
+            stale.append(schema_path.name)
         if stale:
             print(f"out of date: {', '.join(stale)}; run {COMMAND}", file=sys.stderr)
             return 1

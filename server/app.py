@@ -17,7 +17,10 @@ How it works, in one place:
 - Every message a seat gets is built from that seat's own view (``Outcome.for_viewer``,
   ``GameState.view_for``); spectators get the ``None`` viewer's. Errors only repeat the
   engine's message, which only ever talks about the sender's own cards.
-- The server is chance: before each hand it applies ``Deal(secrets.token_bytes(32))``.
+- The server is chance. Before each hand it applies ``Commit(secrets.token_bytes(32))``
+  (``hand_started`` carries the commitment), waits up to ``entropy_seconds`` for the
+  ``entropy`` of each connected 1.1 human seat, then applies ``Shuffle`` with the values
+  that came (``b""`` for a bot or silent seat): not even the server can choose the deck.
 - Bots (and stand-ins for dropped or slow humans) think in a :class:`~server.bots.BotRunner`
   executor, after ``bot_delay``; the result is applied only if the state has not moved.
 - On start every table that is not closed is loaded and its game rebuilt from the stored
@@ -61,18 +64,20 @@ from websockets.protocol import State
 
 from engine import (
     Action,
+    Commit,
     Deal,
     EngineError,
     HandScored,
     IllegalActionError,
     PlayerAction,
     RuleSet,
+    Shuffle,
     game_record,
     parse_action,
 )
 from protocol import convert
 from protocol import messages as m
-from protocol.codec import decode_client, encode
+from protocol.codec import decode_client, encode, encode_for
 from protocol.errors import ConversionError, DecodeError
 from protocol.text import TextError, clean_chat, clean_name
 from server.bots import BotRunner
@@ -110,6 +115,10 @@ class _Bucket:
         self.tokens = float(burst)
         self.last = time.monotonic()
 
+    def credit(self, count: int) -> None:
+        """Give back ``count`` tokens (never above ``burst``): the server asked for a reply."""
+        self.tokens = min(self.burst, self.tokens + count)
+
     def take(self) -> bool:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
@@ -139,6 +148,7 @@ class Conn:
         "config",
         "hub",
         "id",
+        "minor",
         "pending",
         "player",
         "rate",
@@ -154,6 +164,7 @@ class Conn:
         self.config = config
         self.hub = hub
         self.pending: list[bytes] = []
+        self.minor = m.PROTOCOL_MINOR  # 1.1 until hello says 1.0
         self.player: Player | None = None
         self.watching: set[str] = set()
         self.rate = _Bucket(config.rate_messages_per_second, config.rate_burst)
@@ -164,9 +175,12 @@ class Conn:
         self.address = _address(ws)
 
     def send(self, message: BaseModel) -> None:
-        """Queue ``message`` for this connection (dropped once it is closing)."""
+        """Queue ``message`` for this connection (dropped once it is closing), in the form
+        of the protocol minor version it speaks (a message new in 1.1 skips a 1.0 one)."""
         if not self.closed:
-            self.send_bytes(encode(message))
+            data = encode(message) if self.minor == m.PROTOCOL_MINOR else encode_for(message, 0)
+            if data is not None:
+                self.send_bytes(data)
 
     def send_bytes(self, data: bytes) -> None:
         """Queue an encoded message (shared by every viewer who gets the same bytes)."""
@@ -585,10 +599,12 @@ class Hub:
         try:
             message = decode_client(data, self.config.max_message_bytes)  # type: ignore[arg-type]
         except DecodeError as error:
-            if not self._rate_ok(conn, None, None):
+            # the frame's type and id are echoed whenever they could be read, so a client
+            # waiting on that id is answered (protocol 1.1)
+            if not self._rate_ok(conn, error.request, error.request_id):
                 return
             code: m.ErrorCode = "too_large" if error.code == "too_large" else "bad_message"
-            conn.send(_error(code, str(error), None, None))
+            conn.send(_error(code, str(error), error.request, error.request_id))
             return
         if not self._rate_ok(conn, message.type, message.id):
             return
@@ -669,6 +685,7 @@ class Hub:
             m.Leave: self._leave,
             m.Rematch: self._rematch,
             m.GetRecord: self._get_record,
+            m.Entropy: self._entropy,
             m.Ping: self._ping,
         }
         handlers[type(message)](conn, player, message)
@@ -706,6 +723,7 @@ class Hub:
             player = Player(player_id, name, unstored_token_hash=hashed)
             self.players[player_id] = player
             self.unstored[hashed] = player
+        conn.minor = min(message.protocol_minor, m.PROTOCOL_MINOR)
         old = player.conn
         if old is not None and old is not conn:
             old.player = None
@@ -723,6 +741,9 @@ class Hub:
                 resumed=resumed,
                 tables=tuple(t.code for t in seated),
                 id=message.id,
+                protocol_minor=conn.minor,
+                server_time=time.time(),
+                entropy_seconds=self.config.entropy_seconds,
             )
         )
         log.info("connection %d: player %s %s", conn.id, player.id, "resumed" if resumed else "new")
@@ -908,8 +929,7 @@ class Hub:
             raise RequestError("not_your_turn", "it is not your turn")
         if message.version != state.version:
             raise RequestError(
-                "stale_version",
-                f"the state is at version {state.version}, not {message.version}",
+                "stale_version", m.stale_version_message(state.version, message.version)
             )
         try:
             action = convert.action_from_message(message.action)
@@ -988,24 +1008,94 @@ class Hub:
             if seat.kind == "bot":
                 seat.rematch = True
         self._save(table)
-        conn.send(self._snapshot(table, index, message.id))
-        if all(seat.kind != "empty" and seat.rematch for seat in table.seats):
-            log.info("table %s: rematch", table.code)
-            table.game_no += 1
-            table.record_id = None
-            for seat in table.seats:
-                seat.rematch = False
-                seat.seqs = {}
-            table.state = type(table.state)(table.rules)
-            self._start_game(table)
-        else:
+        if not all(seat.kind != "empty" and seat.rematch for seat in table.seats):
+            conn.send(self._snapshot(table, index, message.id))
             self._send_update(table, skip=conn)
+            return
+        log.info("table %s: rematch", table.code)
+        table.game_no += 1
+        table.record_id = None
+        for seat in table.seats:
+            seat.rematch = False
+            seat.seqs = {}
+        table.state = type(table.state)(table.rules)
+        table.status = "playing"
+        # everyone at the table gets the new game's snapshot (version 0) before its first
+        # events, so nobody sees a gap; the asker's carries the request's id
+        for viewer, other in self._audience(table):
+            other.send(self._snapshot(table, viewer, message.id if other is conn else None))
+        self._start_game(table)
 
     def _get_record(self, conn: Conn, player: Player, message: m.GetRecord) -> None:
         text = self.store.record_json(message.record_id)
         if text is None:
             raise RequestError("record_not_available", "no finished game has this record id (yet)")
         conn.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
+
+    def _entropy(self, conn: Conn, player: Player, message: m.Entropy) -> None:
+        table = self._table(message.code)
+        index = table.seat_of(player.id)
+        if index is None:
+            raise RequestError("not_seated", "you do not sit at this table")
+        if table.status == "waiting":
+            raise RequestError("game_not_started", "the game has not started")
+        if table.status != "playing":
+            raise RequestError("game_over", "the game is over")
+        state = table.state
+        if not state.awaiting_shuffle or message.hand_number != state.hand_number:
+            raise RequestError(
+                "illegal_action",
+                f"entropy for hand {message.hand_number} is not wanted now: it is taken "
+                "between that hand's hand_started and its shuffled event",
+            )
+        if table.entropy[index] is not None:
+            raise RequestError("illegal_action", "your entropy for this hand is already in")
+        if len(message.value) % 2:
+            raise RequestError("bad_message", "value: whole bytes in hex, an even length")
+        table.entropy[index] = bytes.fromhex(message.value)
+        conn.send(m.EntropyAccepted(table=table.code, hand_number=state.hand_number, id=message.id))
+        if self._entropy_complete(table):
+            self._shuffle(table)
+            self._advance(table)
+
+    def _entropy_expected(self, table: Table) -> list[int]:
+        """Seats whose entropy the shuffle waits for: humans online on a 1.1 connection
+        (none when ``entropy_seconds`` is 0: the step is off)."""
+        out: list[int] = []
+        if self.config.entropy_seconds <= 0:
+            return out
+        for index, seat in enumerate(table.seats):
+            conn = self._conn_of(seat)
+            if conn is not None and conn.minor >= 1 and not seat.bot_standing_in:
+                out.append(index)
+        return out
+
+    def _entropy_complete(self, table: Table) -> bool:
+        return all(table.entropy[index] is not None for index in self._entropy_expected(table))
+
+    def _shuffle(self, table: Table) -> None:
+        """Draw the committed hand's stock with whatever entropy came (b"" for none)."""
+        if table.entropy_task is not None:
+            table.entropy_task.cancel()
+            table.entropy_task = None
+        first, second = (value or b"" for value in table.entropy)
+        table.entropy = [None, None]
+        self._commit(table, None, Shuffle((first, second)))
+
+    async def _entropy_timer(self, table: Table, game_no: int, version: int) -> None:
+        await asyncio.sleep(self.config.entropy_seconds)
+        if table.entropy_task is asyncio.current_task():
+            table.entropy_task = None
+        if (
+            self.tables.get(table.code) is table
+            and table.status == "playing"
+            and table.game_no == game_no
+            and table.state.version == version
+            and table.state.awaiting_shuffle
+        ):
+            log.info("table %s: shuffling without the missing entropy", table.code)
+            self._shuffle(table)
+            self._advance(table)
 
     def _ping(self, conn: Conn, player: Player, message: m.Ping) -> None:
         conn.send(m.Pong(nonce=message.nonce, id=message.id))
@@ -1038,14 +1128,16 @@ class Hub:
         outcome = state.apply(seat, action)  # IllegalActionError: nothing changed
         self._touched.add(table.code)
         audience = self._audience(table)
-        encoded: dict[int | None, bytes] = {}  # once per viewer kind: seat 0, 1, spectators
+        # once per viewer kind (seat 0, 1, spectators) and protocol minor version
+        encoded: dict[tuple[int | None, int], bytes | None] = {}
         results: list[bytes] = []
         try:
-            for viewer in {viewer for viewer, _ in audience}:
-                events = convert.event_messages(outcome.for_viewer(viewer))
-                encoded[viewer] = encode(
-                    m.Events(table=table.code, version=outcome.version, events=events)
-                )
+            for viewer, other in audience:
+                key = (viewer, other.minor)
+                if key not in encoded:
+                    events = convert.event_messages(outcome.for_viewer(viewer))
+                    message = m.Events(table=table.code, version=outcome.version, events=events)
+                    encoded[key] = encode_for(message, other.minor)
             for event in outcome.for_viewer(None):
                 if isinstance(event, HandScored):
                     results.append(encode(convert.hand_result_message(event.result, table.code)))
@@ -1065,10 +1157,12 @@ class Hub:
             table.seats[seat].seqs[seq] = state.version
         if conn is not None and seq is not None:
             conn.send(m.Ack(table=table.code, seq=seq, version=state.version, id=req_id))
-        if isinstance(action, Deal):
+        if isinstance(action, Deal | Commit):
             log.info("table %s: hand %d dealt", table.code, state.hand_number)
         for viewer, other in audience:
-            other.send_bytes(encoded[viewer])
+            data = encoded[(viewer, other.minor)]
+            if data is not None:
+                other.send_bytes(data)
         for result in results:
             for _, other in audience:
                 other.send_bytes(result)
@@ -1096,9 +1190,23 @@ class Hub:
             if state.is_over:
                 self._finish(table, "score", state.winner)
                 return
+            if state.awaiting_shuffle:
+                if self._entropy_complete(table):
+                    self._shuffle(table)
+                    continue
+                if table.entropy_task is None:
+                    table.entropy_task = self.spawn(
+                        self._entropy_timer(table, table.game_no, state.version)
+                    )
+                return
             if not state.is_chance_node:
                 break
-            self._commit(table, None, Deal(secrets.token_bytes(32)))
+            table.entropy = [None, None]
+            self._commit(table, None, Commit(secrets.token_bytes(32)))
+            for asked in self._entropy_expected(table):
+                conn = self._conn_of(table.seats[asked])
+                if conn is not None:
+                    conn.rate.credit(1)  # the entropy it is now asked for
         if table.status != "playing":
             return
         index = table.state.current_player
@@ -1127,6 +1235,9 @@ class Hub:
             else round(max(0.0, table.turn_deadline - self.now), 1)
         )
         conn.send(convert.your_turn_message(state.view_for(index), table.code, left))
+        # the budget gives back what an honest answer costs (a snapshot fetch and the
+        # action), so a client answering at once at full speed is never refused
+        conn.rate.credit(2)
 
     async def _turn_timer(self, table: Table, index: int, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -1240,10 +1351,10 @@ class Hub:
         self._send_update(table)
 
     def _stop_tasks(self, table: Table, holds: bool = True) -> None:
-        for task in (table.bot_task, table.turn_task):
+        for task in (table.bot_task, table.turn_task, table.entropy_task):
             if task is not None:
                 task.cancel()
-        table.bot_task = table.turn_task = None
+        table.bot_task = table.turn_task = table.entropy_task = None
         table.turn_deadline = None
         if holds:
             for task in table.hold_tasks.values():

@@ -76,6 +76,13 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"default hold of a dropped seat (default {d.hold_seconds})",
     )
     add(
+        "--entropy-seconds",
+        type=float,
+        default=d.entropy_seconds,
+        help="how long a shuffle waits for the seats' entropy (default "
+        f"{d.entropy_seconds:g}; 0: no entropy step)",
+    )
+    add(
         "--bot-delay",
         type=float,
         default=d.bot_delay,
@@ -148,6 +155,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         chat_max_chars=args.chat_max_chars,
         chat_per_second=args.chat_rate,
         hold_seconds=args.hold_seconds,
+        entropy_seconds=args.entropy_seconds,
         bot_delay=args.bot_delay,
         bot_workers=args.bot_workers,
         ping_interval=args.ping_interval,

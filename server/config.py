@@ -34,6 +34,9 @@ class ServerConfig:
       row close the connection (1008).
     - ``chat_max_chars``, ``chat_per_second``/``chat_burst``: chat length and rate.
     - ``hello_timeout``: seconds a new connection has to send ``hello``.
+    - ``entropy_seconds``: after ``hand_started``, how long the server waits for the human
+      seats' entropy before it shuffles without the missing values (protocol 1.1); ``0``
+      turns the step off (the shuffle follows the commitment at once, without entropy).
     - ``hold_seconds``: the hold of a dropped seat when ``create_table`` does not name one.
     - ``bot_delay``: seconds a bot waits before acting, so a human can follow the play.
     - ``bot_workers``: worker processes for bot decisions; ``0`` thinks in one thread of
@@ -92,6 +95,7 @@ class ServerConfig:
     chat_burst: int = 5
     hello_timeout: float = 10.0
     hold_seconds: int = 60
+    entropy_seconds: float = 2.0
     bot_delay: float = 0.6
     bot_workers: int = 2
     bot_iterations: int | None = None

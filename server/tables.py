@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -94,6 +95,10 @@ class Table:
     turn_task: asyncio.Task[None] | None = None
     turn_deadline: float | None = None
     hold_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    # the seats' entropy for the committed hand (protocol 1.1), and the task that shuffles
+    # without the missing values when they are late
+    entropy: list[bytes | None] = field(default_factory=lambda: [None, None])
+    entropy_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.state = GameState(self.rules)
@@ -169,14 +174,18 @@ class Table:
             return m.SeatInfo(kind="bot", name=seat.name, connected=True, bot_level=seat.bot_level)
         player = players.get(seat.player_id or "")
         connected = player is not None and player.conn is not None
-        left = None
+        left = deadline = None
         if not connected and seat.hold_deadline is not None:
             left = round(max(0.0, seat.hold_deadline - now), 1)
+            # the hold runs on the event loop's clock; clients get it on the wall clock
+            # that welcome.server_time shows
+            deadline = round(time.time() + (seat.hold_deadline - now), 3)
         return m.SeatInfo(
             kind="human",
             name=seat.name,
             connected=connected,
             hold_seconds_left=left,
+            hold_deadline=deadline,
             bot_standing_in=seat.bot_standing_in,
         )
 
@@ -209,8 +218,16 @@ class Table:
     def snapshot(
         self, your_seat: int | None, players: dict[str, Player], now: float, req_id: int | None
     ) -> m.Snapshot:
+        view = self.state.view_for(your_seat)
+        your_turn = None
+        if self.status == "playing" and your_seat is not None and view.my_turn:
+            left = (
+                None if self.turn_deadline is None else round(max(0.0, self.turn_deadline - now), 1)
+            )
+            your_turn = convert.your_turn_message(view, self.code, left)
         return m.Snapshot(
             table=self.info(your_seat, players, now),
-            view=convert.view_message(self.state.view_for(your_seat), self.code),
+            view=convert.view_message(view, self.code),
+            your_turn=your_turn,
             id=req_id,
         )

@@ -94,3 +94,14 @@ def model_at(state: GameState, seat: int = 0, **kw: object) -> ClientModel:
     if state.current_player == seat and seat is not None:
         model.handle(your_turn(state, seat))
     return model
+
+
+def lead_state_with_unbroken_spades(seed: int = 3) -> GameState:
+    """Seat 0 to lead a trick, spades not broken, holding spades and other suits."""
+    for attempt in range(300):
+        state = advance_to(dealt(n=seed + attempt), Phase.PLAY, 0, seed + attempt)
+        view = state.view_for(0)
+        suits = {c.suit for c in view.hand}
+        if not view.current_trick and not view.spades_broken and 3 in suits and len(suits) > 1:
+            return state
+    raise AssertionError("no such state")

@@ -72,6 +72,8 @@ def test_a_whole_hand_against_the_bot_in_tmux() -> None:
             screen = terminal.screen()
             if "Hand 1 result" in screen:
                 break
+            if "trick 13" in screen and ("takes trick 13" in screen or "take trick 13" in screen):
+                seen.add("last trick")  # the trick pause shows it before the hand window
             lines = screen.splitlines()
             prompt = lines[-2] if len(lines) >= 2 else ""
             if "k keep the card" in prompt:
@@ -90,7 +92,7 @@ def test_a_whole_hand_against_the_bot_in_tmux() -> None:
             time.sleep(0.1)
         else:
             raise AssertionError("no hand result on the screen:\n" + screen)
-        assert {"draft", "bid", "play"} <= seen
+        assert {"draft", "bid", "play", "last trick"} <= seen
         rows = screen.splitlines()
         assert len(rows) <= 24 and all(len(row) <= 80 for row in rows)
         assert "shuffle verified ✓" in screen
@@ -99,7 +101,10 @@ def test_a_whole_hand_against_the_bot_in_tmux() -> None:
         terminal.keys("Enter")
         time.sleep(0.3)
         assert "Hand 1 result" not in terminal.screen()
-        terminal.keys("C-c")
+        terminal.keys("C-c")  # during a game it asks first
+        time.sleep(0.3)
+        assert "Quit spades?" in terminal.screen()
+        terminal.keys("y")
         for _ in range(50):
             if "EXITED" in terminal.screen():
                 break

@@ -27,7 +27,7 @@ def run_keys(model: ClientModel, *chunks: str) -> None:
             for chunk in chunks:
                 pipe.send_text(chunk)
                 await asyncio.sleep(0.08)
-            pipe.send_text("\x03")  # Ctrl-C quits
+            model.request_quit()  # (Ctrl-C asks first during a game: see test_trust)
             await asyncio.wait_for(task, 5)
 
     asyncio.run(run())

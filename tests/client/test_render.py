@@ -193,7 +193,7 @@ def test_the_application_draws_to_a_terminal() -> None:
             await asyncio.sleep(0.3)
             pipe.send_text("?")
             await asyncio.sleep(0.3)
-            pipe.send_text("\x03")
+            pipe.send_text("\x03\x03")  # during a game Ctrl-C asks; again is yes
             await asyncio.wait_for(task, 5)
 
     asyncio.run(run())

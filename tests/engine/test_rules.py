@@ -29,6 +29,7 @@ from engine import (
     Phase,
     Play,
     RuleSet,
+    Shuffled,
     ShuffleError,
     TrickWon,
     score_seat,
@@ -184,8 +185,8 @@ def test_rule_commitment_is_sent_before_the_first_card_is_drawn() -> None:
     outcome = state.apply(None, Deal(seed))
     expected = hashlib.sha256(seed).hexdigest()
     for viewer in (0, 1, None):
-        (event,) = outcome.for_viewer(viewer)
-        assert isinstance(event, HandStarted)
+        event, shuffled = outcome.for_viewer(viewer)  # a one-step deal: both at once
+        assert isinstance(event, HandStarted) and isinstance(shuffled, Shuffled)
         assert event.commitment == expected
         view = state.view_for(viewer)
         assert view.commitment == expected
@@ -354,7 +355,7 @@ def test_rule_first_drafter_alternates() -> None:
     drafters = []
     for _ in range(5):
         seat, action = random_action(state, rng)
-        (started,) = state.apply(seat, action).for_viewer(None)
+        started, _shuffled = state.apply(seat, action).for_viewer(None)
         assert isinstance(started, HandStarted)
         drafters.append(started.first_drafter)
         assert state.current_player == started.first_drafter

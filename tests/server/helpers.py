@@ -36,6 +36,7 @@ TEST_CONFIG = ServerConfig(
     max_connections_per_address=100_000,
     max_tables_per_address=100_000,
     max_bot_tables_per_address=100_000,
+    entropy_seconds=0.0,  # no entropy step unless a test turns it on
 )
 
 
@@ -72,9 +73,11 @@ class Client:
         return cls(ws)
 
     @classmethod
-    async def hello(cls, url: str, name: str = "p", token: str | None = None) -> Client:
+    async def hello(
+        cls, url: str, name: str = "p", token: str | None = None, minor: int = m.PROTOCOL_MINOR
+    ) -> Client:
         client = await cls.open(url)
-        await client.send(m.Hello(protocol_version=1, name=name, token=token))
+        await client.send(m.Hello(protocol_version=1, protocol_minor=minor, name=name, token=token))
         client.welcome = await client.expect(m.Welcome)
         return client
 
