@@ -198,9 +198,9 @@ def test_healthz_and_plain_http() -> None:
         assert status == 200 and kind == "application/json"
         health = json.loads(body)
         assert {"tables", "players", "uptime"} <= set(health)
-        status, _, body = await asyncio.to_thread(get, "/")
-        assert status == 426 and "websocket" in body
-        status, _, body = await asyncio.to_thread(get, "/index.html")
+        status, kind, body = await asyncio.to_thread(get, "/")
+        assert status == 200 and kind.startswith("text/html")  # the web client
+        status, _, body = await asyncio.to_thread(get, "/nothing-here")
         assert status == 404 and "websocket" in body
 
     run(test)

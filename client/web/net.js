@@ -1,0 +1,158 @@
+// The connection to the server: one websocket speaking the JSON subprotocol, hello with the
+// stored session token, request ids, and reconnecting (with the token) when the link drops.
+
+export const SUBPROTOCOL = "spades2.json";
+export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_MINOR = 1; // 1.1: the seat sends its own entropy for each shuffle
+
+const TOKEN_KEY = "spades2.token";
+const SEQ_KEY = "spades2.seq";
+
+/** The websocket URL of the server that served this page. */
+export function serverUrl(location = window.location) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${location.host}/`;
+}
+
+export class Connection {
+  /**
+   * `onMessage(message)` gets every server message (parsed JSON); `onState(state)` gets
+   * "connecting", "open" (welcomed) or "reconnecting". Call `start(name)` once.
+   */
+  constructor({ url, onMessage, onState, storage = window.localStorage }) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.storage = storage;
+    this.ws = null;
+    this.name = null;
+    this.nextId = 1;
+    this.welcomed = false;
+    this.retry = 0;
+    this.unsent = []; // messages asked for while the link was down, sent after welcome
+    this.lastAction = null; // the latest action not yet acknowledged, resent on resume
+    this.stopped = false;
+  }
+
+  /** Close for good (no reconnecting), e.g. when the server refused the name. */
+  stop() {
+    this.stopped = true;
+    if (this.ws) this.ws.close();
+  }
+
+  get token() {
+    return this.storage.getItem(TOKEN_KEY);
+  }
+
+  start(name) {
+    this.name = name;
+    this.open();
+  }
+
+  open() {
+    this.onState(this.retry ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url, [SUBPROTOCOL]);
+    this.ws = ws;
+    this.welcomed = false;
+    ws.addEventListener("open", () => {
+      const hello = {
+        type: "hello",
+        protocol_version: PROTOCOL_VERSION,
+        protocol_minor: PROTOCOL_MINOR,
+        name: this.name,
+      };
+      const token = this.token;
+      if (token) hello.token = token;
+      this.raw(hello);
+    });
+    ws.addEventListener("message", (event) => {
+      if (typeof event.data !== "string") return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    });
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws || this.stopped) return;
+      this.welcomed = false;
+      this.retry += 1;
+      this.onState("reconnecting");
+      // back off to at most 5 s; the seat is held for a minute by default
+      const delay = Math.min(5000, 250 * 2 ** Math.min(this.retry, 5));
+      setTimeout(() => this.open(), delay);
+    });
+  }
+
+  receive(message) {
+    if (message.type === "welcome") {
+      this.storage.setItem(TOKEN_KEY, message.token);
+      this.welcomed = true;
+      this.retry = 0;
+      this.onState("open");
+      this.onMessage(message);
+      const pending = this.unsent;
+      this.unsent = [];
+      for (const queued of pending) this.send(queued);
+      return;
+    }
+    if (message.type === "error" && message.code === "bad_token") {
+      // this server does not know the stored token (a new store): start afresh
+      this.storage.removeItem(TOKEN_KEY);
+      this.ws.close();
+      return;
+    }
+    if (message.type === "ack" && this.lastAction && message.seq === this.lastAction.seq) {
+      this.lastAction = null;
+    }
+    this.onMessage(message);
+  }
+
+  raw(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  /** Send a request (an id is added and returned); queued while the link is down. */
+  send(message) {
+    const withId = { ...message, id: message.id ?? this.nextId++ };
+    if (!this.welcomed) {
+      this.unsent.push(withId);
+      return withId.id;
+    }
+    this.raw(withId);
+    return withId.id;
+  }
+
+  /**
+   * Send an action at a table. Its seq is above every seq this browser used before (the
+   * numbers belong to the seat, across reloads), so a resend after a drop is safe.
+   */
+  act(code, action, version) {
+    const last = Number(this.storage.getItem(SEQ_KEY) || 0);
+    const seq = Math.max(last + 1, Date.now());
+    this.storage.setItem(SEQ_KEY, String(seq));
+    this.lastAction = { type: "action", code, action, version, seq };
+    return this.send(this.lastAction);
+  }
+
+  /** After a resume: send again the action whose ack the drop may have swallowed. */
+  resendUnacknowledged() {
+    if (this.lastAction) this.send({ ...this.lastAction, id: undefined });
+  }
+
+  /**
+   * Send the seat's own entropy for a hand's shuffle (protocol 1.1: after hand_started's
+   * commitment, before the shuffle): 32 bytes from the browser's secure random source
+   * (crypto.getRandomValues works on plain http too). Returns the hex value sent, which
+   * hand_result must reveal as this seat's entropy.
+   */
+  sendEntropy(code, handNumber) {
+    const bytes = new Uint8Array(32);
+    crypto.getRandomValues(bytes);
+    const value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    this.send({ type: "entropy", code, hand_number: handNumber, value });
+    return value;
+  }
+}

@@ -1,0 +1,100 @@
+"""The server serves the web client's files: types, caching, and nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import re
+
+from server import RunningServer
+from server.web import WEB_FILES
+from tests.server.helpers import run
+
+# anything that would make the browser fetch from another origin (or any absolute URL)
+FETCH_ELSEWHERE = re.compile(
+    r"""(src|href|action)\s*=\s*["']?(https?:)?//|url\(\s*["']?(https?:)?//"""
+    r"""|from\s+["'](https?:)?//|import\(\s*["'](https?:)?//|@import|fetch\(\s*["'](https?:)?//""",
+    re.IGNORECASE,
+)
+
+
+def get(
+    port: int, path: str, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """A raw GET (http.client leaves the path exactly as written: no normalising)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", path, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def test_get_root_is_the_web_client() -> None:
+    async def test(server: RunningServer) -> None:
+        status, headers, body = await asyncio.to_thread(get, server.port, "/")
+        assert status == 200
+        assert headers["Content-Type"] == "text/html; charset=utf-8"
+        assert b"<!doctype html>" in body.lower() and b'type="module"' in body
+        assert headers["Cache-Control"] == "no-cache"
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        policy = headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy
+        assert f"ws://127.0.0.1:{server.port}" in policy
+        # the ETag lets the browser revalidate instead of downloading again
+        status, _, body = await asyncio.to_thread(
+            get, server.port, "/", {"If-None-Match": headers["ETag"]}
+        )
+        assert status == 304 and body == b""
+
+    run(test)
+
+
+def test_every_web_file_is_served_with_its_type() -> None:
+    expected = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+    assert {"/", "/index.html", "/app.js", "/app.css"} <= set(WEB_FILES)
+
+    async def test(server: RunningServer) -> None:
+        for path, file in WEB_FILES.items():
+            status, headers, body = await asyncio.to_thread(get, server.port, path)
+            assert status == 200, path
+            assert body == file.body
+            suffix = "." + (path.rsplit(".", 1)[-1] if "." in path else "html")
+            assert headers["Content-Type"].startswith(expected[suffix]), path
+
+    run(test)
+
+
+def test_no_path_reaches_another_file() -> None:
+    bad = [
+        "/../pyproject.toml",
+        "/..%2fpyproject.toml",
+        "/%2e%2e/%2e%2e/server/app.py",
+        "//etc/passwd",
+        "/web/index.html",
+        "/index.html/",
+        "/./index.html",
+        "/app.js%00.html",
+        "/__init__.py",
+        "/../client/__init__.py",
+        "/nope.html",
+    ]
+
+    async def test(server: RunningServer) -> None:
+        for path in bad:
+            status, _, body = await asyncio.to_thread(get, server.port, path)
+            assert status == 404, path
+            assert b"websocket" in body
+
+    run(test)
+
+
+def test_first_load_is_under_150_kb() -> None:
+    # everything the page can load is these files; no file comes from anywhere else
+    total = sum(len(file.body) for path, file in WEB_FILES.items() if path != "/")
+    assert total < 150 * 1024, total
+    for path, file in WEB_FILES.items():
+        if path.endswith((".html", ".js", ".css")):
+            text = file.body.decode()
+            assert not FETCH_ELSEWHERE.search(text), path
