@@ -118,7 +118,7 @@ def test_spades_serve_prints_the_address_to_open_in_a_browser() -> None:
         second = process.stdout.readline()
         assert first.startswith("spades server listening on ws://127.0.0.1:"), first
         assert second.startswith("play in a browser: http://127.0.0.1:"), second
-        address = second.split()[3]
+        address = second.split()[4]
         port = int(address.rsplit(":", 1)[1].rstrip("/"))
         assert address == f"http://127.0.0.1:{port}/"
         status, _, body = get(port, "/")
