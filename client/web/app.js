@@ -554,9 +554,15 @@ function cardFace(card, extra = "") {
 
 function render() {
   document.body.dataset.screen = state.screen;
-  $("#status").textContent =
-    state.connection === "open" ? `online as ${state.welcome ? state.welcome.name : ""}` : state.connection === "reconnecting" ? "reconnecting…" : "connecting…";
+  const status = {
+    open: `online as ${state.welcome ? state.welcome.name : ""}`,
+    reconnecting: "reconnecting…",
+    connecting: "connecting…",
+    replaced: "playing in another tab or window",
+  }[state.connection];
+  $("#status").textContent = status;
   $("#status").dataset.state = state.connection;
+  $("#reclaim").hidden = state.connection !== "replaced";
   $("#name-screen").hidden = state.screen !== "name";
   $("#lobby").hidden = state.screen !== "lobby";
   $("#table").hidden = state.screen !== "table";
@@ -944,6 +950,8 @@ function onClick(event) {
       return;
     case "refresh":
       return refreshLobby();
+    case "reclaim":
+      return state.conn.reclaim();
     case "join-code": {
       const code = $("#code-input").value.trim().toUpperCase();
       if (code) state.conn.send({ type: "join_table", code });
@@ -1128,6 +1136,8 @@ function connect(name) {
     onMessage: deliver,
     onState: (connection) => {
       state.connection = connection;
+      // without a live link nothing can be played here (another page may hold the seat)
+      if (connection !== "open") state.turn = null;
       render();
     },
   });

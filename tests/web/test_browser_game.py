@@ -244,6 +244,24 @@ def test_reload_or_a_dropped_network_mid_trick_resumes_the_seat_and_tricks_pause
     page.wait(lambda: my_turn(page) == "play", "the turn after the resume")
     assert hand_cards(page) == hand
     assert server.call(lambda: server.hub.tables[code].seats[0].player_id) == player
+    # the same seat opened in a second tab (same storage, same token) takes it over; the
+    # first tab says so and does not take it back on its own
+    first = page.driver.current_window_handle
+    page.driver.switch_to.new_window("tab")
+    page.open(f"{server.base}#t={code}")
+    page.wait(lambda: my_turn(page) == "play", "the seat in the second tab")
+    second = page.driver.current_window_handle
+    page.driver.switch_to.window(first)
+    page.wait(lambda: page.find("#status").get_attribute("data-state") == "replaced", "replaced")
+    assert page.visible("#reclaim")
+    page.driver.switch_to.window(second)
+    assert page.find("#status").get_attribute("data-state") == "open"
+    page.driver.close()
+    page.driver.switch_to.window(first)
+    assert my_turn(page) == ""  # nothing to play in a page that lost its seat
+    page.click("#reclaim")
+    page.wait(lambda: page.find("#status").get_attribute("data-state") == "open", "reclaimed")
+    page.wait(lambda: my_turn(page) == "play", "the seat back in the first tab")
     # and the game goes on from there
     act(page, rng)
 
