@@ -278,6 +278,10 @@ function setTable(table) {
 function onSnapshot(snapshot) {
   if (snapshot.id === state.snapshotInFlight) state.snapshotInFlight = null;
   const code = snapshot.table.code;
+  if (state.code && state.code !== code && (snapshot.id ?? null) === null) {
+    // a resume sends a snapshot of every table this player sits at: this page shows one
+    return;
+  }
   if (state.code !== code) {
     // a new table on screen
     state.code = code;
