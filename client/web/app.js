@@ -88,6 +88,7 @@ const state = {
   settingsOpen: false,
   helpOpen: false,
   selected: null, // the keyboard's chosen card
+  answered: -1, // the version of the last turn this page answered
   bidEntry: "",
   exchangePicks: new Set(),
   notice: "",
@@ -302,6 +303,7 @@ function onSnapshot(snapshot) {
   }
   if (snapshot.view.commitment) rememberCommitment(code, snapshot.view.hand_number, snapshot.view.commitment);
   if (state.turn && state.turn.version !== snapshot.view.version) state.turn = null;
+  if (snapshot.view.version < state.answered) state.answered = -1; // a new game (rematch)
   const view = snapshot.view;
   if (view.phase === "deal" && view.commitment && view.hand_number > 0) {
     // a snapshot between the commitment and the shuffle (after a reload): the server
@@ -387,6 +389,8 @@ function noteMyDraft(event) {
 
 function onYourTurn(turn) {
   if (turn.table !== state.code) return;
+  // 1.1 asks twice (your_turn, and the snapshot that follows carries it): answer once
+  if (turn.version <= state.answered) return;
   state.turn = turn;
   state.timerEnds = turn.seconds_left === null ? null : Date.now() + turn.seconds_left * 1000;
   if (turn.phase === "bidding") state.bidEntry = "";
@@ -427,7 +431,12 @@ async function onHandResult(result) {
   }
 }
 
+// Every error code the server sent this page, in order (for tests and bug reports).
+const errorCodes = [];
+globalThis.spadesErrors = errorCodes;
+
 function onError(error) {
+  errorCodes.push(`${error.request}:${error.code}`);
   if (error.id !== null && error.id === state.snapshotInFlight) state.snapshotInFlight = null;
   if (error.request === "hello" && error.code === "bad_name") {
     // the server refused the name: ask for another one
@@ -449,7 +458,13 @@ function onError(error) {
     refreshLobby();
   }
   if (error.request === "entropy") return; // too late for this shuffle: nothing to do
-  if (error.code === "stale_version") requestSnapshot();
+  if (error.request === "action") {
+    // the game moved on before this action arrived (stale_version), or it was refused:
+    // take the fresh state and decide again
+    state.answered = -1;
+    requestSnapshot();
+    if (error.code === "stale_version") return;
+  }
   state.notice = error.message;
 }
 
@@ -485,6 +500,7 @@ function send(action) {
   const turn = state.turn;
   if (!turn) return;
   state.conn.act(state.code, action, turn.version);
+  state.answered = turn.version;
   state.turn = null;
   state.selected = null;
   state.timerEnds = null;

@@ -126,6 +126,8 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     assert scans >= 20
     assert {"draft", "bidding"} <= shot
     assert labelled > 0
+    # every action this page sent was taken: no error at all (no stale or doubled action)
+    assert page.js("return globalThis.spadesErrors") == []
     close_hand_window(page)
     # dark mode: the next hand's draft
     page.resize(PHONE, dark=True)
@@ -306,6 +308,8 @@ def test_two_browsers_at_one_private_table_through_the_link(server: ServerThread
             act(page, rng)
             tricks = server.call(lambda: len(server.hub.tables[code].state.view_for(0).tricks))
         assert scans >= 15
+        for each in (host, friend, watcher):
+            assert each.js("return globalThis.spadesErrors") == []
         shoot(watcher, "spectator")
     finally:
         errors = host.errors() + friend.errors() + watcher.errors()
