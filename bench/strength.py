@@ -2,13 +2,26 @@
 
     python3 bench/strength.py --a hard --b easy --pairs 500 --workers 2
     python3 bench/strength.py --a easy --b random --pairs 500
+    python3 bench/strength.py --a hard --b normal --sprt 0.5 0.6 --pairs 400 --max-wall 3600
+
+Fixed-size mode plays ``--pairs`` pairs. SPRT mode (``--sprt P0 P1``) plays pairs in seed
+order until the test decides (H0: A's win rate is ``P0``, H1: it is ``P1``; ``--alpha``
+and ``--beta`` default to 0.05), with ``--pairs`` as the cap on pairs and ``--max-wall``
+as the cap on seconds; at a cap it reports the verdict "undecided". The test is the
+pentanomial generalised SPRT of ``bench/sprt.py`` (the pair is the unit, a draw counts
+half).
 
 Each pair plays one sequence of shuffle seeds twice, with the seats swapped, so card luck
 cancels as far as the draft lets it. Games run in parallel processes. Decision times are
 measured here (the engine has no clock) with ``time.perf_counter`` around ``bot.choose``,
-for decisions with more than one legal action. The last line printed is one JSON object:
+for decisions with more than one legal action, in wall time and in the process's CPU time
+(what the decision costs on a core of its own; the wall time also holds the waits of a
+busy machine). The last line printed is one JSON object:
 games, wins of each side, A's win rate with a 95% interval (over pairs, draws count half),
-the mean per-hand score difference A - B with its interval, and decision times per level.
+the mean per-hand score difference A - B with its interval, decision times per level,
+and per level: the share of non-nil bids made, bags per hand, nil and blind nil bid rates
+and their success rates, and the share of the opponent's nils (blind or not) it set. In
+SPRT mode also the verdict, the LLR, its bounds and the pentanomial counts.
 """
 
 from __future__ import annotations
@@ -27,7 +40,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Deal, GameState, Phase, RuleSet
+from bench.sprt import (
+    pair_score,
+    pentanomial_counts,
+    pentanomial_llr,
+    sprt_bounds,
+    sprt_verdict,
+)
+from engine import Deal, GameState, HandResult, Phase, RuleSet
 from engine.actions import Action
 from engine.bot import LEVELS, Bot
 
@@ -44,6 +64,8 @@ class GameResult:
     scores: tuple[int, int]
     times: dict[str, list[float]] = field(default_factory=dict)
     play_times: dict[str, list[float]] = field(default_factory=dict)
+    bidding: dict[str, dict[str, int]] = field(default_factory=dict)
+    cpu_times: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _seed(base: int, pair: int, hand: int) -> bytes:
@@ -72,6 +94,7 @@ def play_game(
     state = GameState(rules)
     times: dict[str, list[float]] = {}
     play_times: dict[str, list[float]] = {}
+    cpu_times: dict[str, list[float]] = {}
     hand = 0
     capped = False
     while not state.is_over:
@@ -89,24 +112,69 @@ def play_game(
         if isinstance(player, Bot):
             legal = view.legal_actions()
             start = time.perf_counter()
+            cpu_start = time.process_time()
             action = player.choose(view)
             elapsed = time.perf_counter() - start
+            cpu = time.process_time() - cpu_start
             if len(legal) > 1:
                 times.setdefault(sides[seat], []).append(elapsed)
+                cpu_times.setdefault(sides[seat], []).append(cpu)
                 if view.phase is Phase.PLAY:
                     play_times.setdefault(sides[seat], []).append(elapsed)
         else:
             action = player.choice(view.legal_actions())
         state.apply(seat, action)
     diffs = []
+    bidding: dict[str, dict[str, int]] = {}
     for result in state.hand_results:
         points = result.points
         diffs.append(points[a_seat] - points[1 - a_seat])
+        for seat in (0, 1):
+            tally = bidding.setdefault(sides[seat], dict.fromkeys(_BID_KEYS, 0))
+            _tally_hand(tally, result.bids[seat], result.blind_nil[seat], result, seat)
     scores = (state.scores[0], state.scores[1])
     winner = state.winner
     if capped and scores[0] != scores[1]:
         winner = 0 if scores[0] > scores[1] else 1
-    return GameResult(pair, a_seat, winner, capped, diffs, scores, times, play_times)
+    return GameResult(
+        pair, a_seat, winner, capped, diffs, scores, times, play_times, bidding, cpu_times
+    )
+
+
+_BID_KEYS = (
+    "hands",
+    "bids",
+    "made",
+    "bags",
+    "nils",
+    "nils_made",
+    "blind_nils",
+    "blind_made",
+    "opp_nils",
+    "opp_nils_set",
+)
+
+
+def _tally_hand(
+    tally: dict[str, int], bid: int | None, blind: bool, result: HandResult, seat: int
+) -> None:
+    """Count one seat's bid and its outcome into ``tally`` (keys :data:`_BID_KEYS`)."""
+    taken = result.tricks[seat]
+    tally["hands"] += 1
+    tally["bags"] += result.bags_added[seat]
+    if blind:
+        tally["blind_nils"] += 1
+        tally["blind_made"] += taken == 0
+    elif bid == 0:
+        tally["nils"] += 1
+        tally["nils_made"] += taken == 0
+    elif bid is not None:
+        tally["bids"] += 1
+        tally["made"] += taken >= bid
+    other = 1 - seat
+    if result.blind_nil[other] or result.bids[other] == 0:
+        tally["opp_nils"] += 1
+        tally["opp_nils_set"] += result.tricks[other] > 0
 
 
 Job = tuple[int, str, str, int, dict[str, object], tuple[int | None, int | None], int]
@@ -137,11 +205,48 @@ def _interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def bidding_report(tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, object]]:
+    """Per level: made share of non-nil bids, bags per hand, nil and blind nil rates."""
+    report: dict[str, dict[str, object]] = {}
+    for level, tally in sorted(tallies.items()):
+        hands = tally["hands"]
+        report[level] = {
+            "hands": hands,
+            "bids": tally["bids"],
+            "bid_made_rate": _ratio(tally["made"], tally["bids"]),
+            "bags_per_hand": _ratio(tally["bags"], hands),
+            "nil_bids": tally["nils"],
+            "nil_bid_rate": _ratio(tally["nils"], hands),
+            "nil_success": _ratio(tally["nils_made"], tally["nils"]),
+            "blind_nils": tally["blind_nils"],
+            "blind_nil_rate": _ratio(tally["blind_nils"], hands),
+            "blind_nil_success": _ratio(tally["blind_made"], tally["blind_nils"]),
+            "opponent_nils": tally["opp_nils"],
+            "opponent_nils_set": _ratio(tally["opp_nils_set"], tally["opp_nils"]),
+        }
+    return report
+
+
+def _finite(value: float) -> float | None:
+    """``value``, or ``None`` where it is not a number (JSON has no NaN)."""
+    return None if math.isnan(value) else value
+
+
+def _game_score(game: GameResult) -> float:
+    if game.winner is None:
+        return 0.5
+    return 1.0 if game.winner == game.a_seat else 0.0
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", default="hard", choices=SIDES)
     parser.add_argument("--b", default="easy", choices=SIDES)
-    parser.add_argument("--pairs", type=int, default=500)
+    parser.add_argument("--pairs", type=int, default=500, help="pairs (SPRT: the cap on pairs)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--target", type=int, default=None, help="override target_score")
@@ -150,6 +255,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations-a", type=int, default=None)
     parser.add_argument("--iterations-b", type=int, default=None)
     parser.add_argument("--max-hands", type=int, default=60, help="hand cap per game")
+    parser.add_argument(
+        "--sprt",
+        type=float,
+        nargs=2,
+        metavar=("P0", "P1"),
+        default=None,
+        help="sequential test of H0: A's win rate P0 against H1: P1",
+    )
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument(
+        "--max-wall", type=float, default=None, help="wall-clock cap in seconds (SPRT mode)"
+    )
     args = parser.parse_args(argv)
 
     overrides: dict[str, object] = {}
@@ -160,20 +278,77 @@ def main(argv: list[str] | None = None) -> None:
         args.iterations_a if args.iterations_a is not None else args.iterations,
         args.iterations_b if args.iterations_b is not None else args.iterations,
     )
-    jobs = [
+    jobs = (
         (pair, args.a, args.b, args.seed, rules.to_dict(), iterations, args.max_hands)
         for pair in range(args.pairs)
-    ]
+    )
+    sprt: dict[str, object] | None = None
+    bounds = sprt_bounds(args.alpha, args.beta)
+    pair_results: list[float] = []
+    verdict = "continue"
+    llr = 0.0
+
+    def decided(games: list[GameResult]) -> bool:
+        nonlocal verdict, llr
+        if args.sprt is None:
+            return False
+        pair_results.append(pair_score(*(_game_score(g) for g in games)))
+        llr = pentanomial_llr(pentanomial_counts(pair_results), args.sprt[0], args.sprt[1])
+        verdict = sprt_verdict(llr, bounds)
+        return verdict != "continue"
+
     started = time.perf_counter()
+    deadline = started + args.max_wall if args.max_wall is not None else None
     results: list[GameResult] = []
-    if args.workers <= 1:
+    stopped_by = "pairs"
+    if args.workers <= 1 and deadline is None:
         for job in jobs:
-            results.extend(_run_pair(job))
+            games = _run_pair(job)
+            results.extend(games)
+            if decided(games):
+                stopped_by = "sprt"
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                stopped_by = "wall"
+                break
     else:
-        with multiprocessing.Pool(args.workers) as pool:
-            for games in pool.imap_unordered(_run_pair, jobs):
+        # pairs are taken in seed order (imap), so stopping early biases nothing; a pool
+        # even for one worker, so that the wall-clock cap can interrupt a pair
+        pool = multiprocessing.Pool(max(1, args.workers))
+        try:
+            ordered = pool.imap(_run_pair, jobs)
+            while True:
+                timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
+                try:
+                    games = ordered.next(timeout)
+                except StopIteration:
+                    break
+                except multiprocessing.TimeoutError:
+                    stopped_by = "wall"
+                    break
                 results.extend(games)
+                if decided(games):
+                    stopped_by = "sprt"
+                    break
+        finally:
+            pool.terminate()
+            pool.join()
     wall = time.perf_counter() - started
+    if args.sprt is not None:
+        counts = pentanomial_counts(pair_results)
+        sprt = {
+            "p0": args.sprt[0],
+            "p1": args.sprt[1],
+            "alpha": args.alpha,
+            "beta": args.beta,
+            "model": "pentanomial GSPRT (pair scores 0, 1/4, 1/2, 3/4, 1; draws half)",
+            "verdict": verdict if verdict != "continue" else "undecided",
+            "llr": round(llr, 3),
+            "bounds": [round(bounds[0], 3), round(bounds[1], 3)],
+            "pentanomial": counts,
+            "pairs_played": len(pair_results),
+            "stopped_by": stopped_by,
+        }
 
     wins_a = wins_b = draws = capped = 0
     pair_scores: dict[int, list[float]] = {}
@@ -181,16 +356,16 @@ def main(argv: list[str] | None = None) -> None:
     all_diffs: list[int] = []
     times: dict[str, list[float]] = {}
     play_times: dict[str, list[float]] = {}
+    cpu_times: dict[str, list[float]] = {}
+    tallies: dict[str, dict[str, int]] = {}
     for game in results:
+        score = _game_score(game)
         if game.winner is None:
             draws += 1
-            score = 0.5
-        elif game.winner == game.a_seat:
+        elif score == 1.0:
             wins_a += 1
-            score = 1.0
         else:
             wins_b += 1
-            score = 0.0
         capped += game.capped
         pair_scores.setdefault(game.pair, []).append(score)
         pair_diffs.setdefault(game.pair, []).extend(game.hand_diffs)
@@ -199,6 +374,15 @@ def main(argv: list[str] | None = None) -> None:
             times.setdefault(level, []).extend(values)
         for level, values in game.play_times.items():
             play_times.setdefault(level, []).extend(values)
+        for level, values in game.cpu_times.items():
+            cpu_times.setdefault(level, []).extend(values)
+        for level, tally in game.bidding.items():
+            into = tallies.setdefault(level, dict.fromkeys(_BID_KEYS, 0))
+            for key, value in tally.items():
+                into[key] += value
+    if not results:
+        print(json.dumps({"a": args.a, "b": args.b, "pairs": 0, "sprt": sprt}))
+        return
     win_rate, win_low, win_high = _interval([statistics.fmean(v) for v in pair_scores.values()])
     diff_mean, diff_low, diff_high = _interval(
         [statistics.fmean(v) for v in pair_diffs.values() if v]
@@ -211,6 +395,9 @@ def main(argv: list[str] | None = None) -> None:
             "max": round(max(values), 5),
             "play_p50": round(_percentile(play_times.get(level, []), 0.5), 5),
             "play_p95": round(_percentile(play_times.get(level, []), 0.95), 5),
+            "cpu_p50": round(_percentile(cpu_times.get(level, []), 0.5), 5),
+            "cpu_p95": round(_percentile(cpu_times.get(level, []), 0.95), 5),
+            "cpu_max": round(max(cpu_times.get(level, [0.0])), 5),
         }
         for level, values in sorted(times.items())
     }
@@ -220,17 +407,23 @@ def main(argv: list[str] | None = None) -> None:
         "preset": args.preset,
         "target_score": rules.target_score,
         "iterations": list(iterations),
-        "pairs": args.pairs,
+        "mode": "sprt" if args.sprt is not None else "fixed",
+        "sprt": sprt,
+        "pairs": len(pair_scores),
         "games": len(results),
         "wins_a": wins_a,
         "wins_b": wins_b,
         "draws": draws,
         "capped_games": capped,
         "win_rate_a": round(win_rate, 4),
-        "win_rate_a_ci95": [round(max(0.0, win_low), 4), round(min(1.0, win_high), 4)],
+        "win_rate_a_ci95": [
+            _finite(round(max(0.0, win_low), 4)),
+            _finite(round(min(1.0, win_high), 4)),
+        ],
         "hands": len(all_diffs),
         "mean_hand_diff": round(diff_mean, 2),
-        "mean_hand_diff_ci95": [round(diff_low, 2), round(diff_high, 2)],
+        "mean_hand_diff_ci95": [_finite(round(diff_low, 2)), _finite(round(diff_high, 2))],
+        "bidding": bidding_report(tallies),
         "decision_time_s": decision_time,
         "workers": args.workers,
         "wall_s": round(wall, 1),

@@ -7,9 +7,11 @@
 - :mod:`client.ui`: the layout (reads the model through callables) and the one key
   binding factory.
 - :mod:`client.net`: the websocket task: hello (with the session token), read, redraw,
-  reconnect.
+  reconnect; says why a server cannot be reached; TLS for ``wss://``.
 - :mod:`client.session`: app + network in one loop; the embedded server for ``spades``.
 - :mod:`client.replay`: ``spades replay RECORD``.
+- :mod:`client.text`: untrusted text made safe to draw; the ``--ascii`` filter.
+- :mod:`client.rules`: the rules in words (the rules screen, the create form's labels).
 - :mod:`client.tokens`: session tokens kept between runs of ``spades play``.
 - :mod:`client.cli`: the ``spades`` command.
 """

@@ -8,6 +8,7 @@ server on a free loopback port, in this process); the subcommands are listed by
     spades play [URL] [--name N] [--create [--rules P] [--private] [--bot L] | --join CODE
                 | --watch CODE]
     spades replay RECORD [--print]
+    spades analyze RECORD [--seat N] [--level L] [--all]
     spades serve ...            (the server, see spades serve --help)
     spades bot URL --table CODE (a bot client)
     spades demo                 (two bots play a game, printed)
@@ -125,6 +126,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--print", action="store_true", dest="print_only", help="print every hand instead of paging"
     )
     replay.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+
+    analyze = commands.add_parser(
+        "analyze", help="judge every decision of one seat in a game record: where the points went"
+    )
+    analyze.add_argument("record", help="a record JSON file (as spades serve stores them)")
+    analyze.add_argument(
+        "--seat", type=int, choices=(0, 1), default=0, help="the seat to analyse (default: 0)"
+    )
+    analyze.add_argument(
+        "--level",
+        default="normal",
+        choices=("easy", "normal", "hard"),
+        help="how many deals each decision is judged on (default: normal)",
+    )
+    analyze.add_argument("--all", action="store_true", dest="every", help="list every decision")
+    analyze.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
     server_cli = _server_cli()
     serve = commands.add_parser("serve", help="run the server")
@@ -304,6 +321,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from client.replay import run_replay
 
         return run_replay(args.record, print_only=args.print_only, ascii_only=args.ascii)
+    if command == "analyze":
+        from client.analyze import run_analyze
+
+        return run_analyze(args.record, args.seat, args.level, args.ascii, args.every)
     if command in ("serve", "bot"):
         server_cli = _server_cli()
         if server_cli is None:

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from client.rules import field_value_text
 from client.state import apply_events
+from client.text import safe_text
 from engine import (
     PRESETS,
     Bid,
@@ -87,6 +89,8 @@ class Overlay(enum.StrEnum):
     CREATE = "create"
     JOIN = "join"
     WATCH = "watch"
+    PILE = "pile"  # the cards this seat saw go to the pile
+    RULES = "rules"  # the table's rules in words
     LEAVE = "leave"  # yes/no: leave a game in progress (forfeits it)
     QUIT = "quit"  # yes/no: quit the client during a game in progress
 
@@ -166,12 +170,7 @@ class CreateForm:
             return "yes" if self.private else "no"
         if name == "bot":
             return self.bot or "none (wait for a player)"
-        value = getattr(self.rules, name)
-        if isinstance(value, bool):
-            return "on" if value else "off"
-        if value is None:
-            return "none"
-        return str(value)
+        return field_value_text(name, getattr(self.rules, name))
 
     def overrides(self) -> dict[str, int | bool | str | None]:
         base = PRESETS[self.preset].to_dict()
@@ -296,6 +295,9 @@ class ClientModel:
         self.record_json: str | None = None
         self.record_dir: Path | None = None
         self.saved_record: Path | None = None
+        # game over, key a: the screen analyses the record (``spades analyze``) with this
+        self.on_analysis: Callable[[str, int | None], None] | None = None
+        self.analysis_wanted = False
         # input state
         self.cursor: Card | None = None
         self.typed = ""
@@ -314,6 +316,9 @@ class ClientModel:
         # the trick pause: ``schedule(delay, callback)`` calls back later (the app uses
         # the event loop; tests fire it by hand); without it tricks clear at once
         self.schedule: Callable[[float, Callable[[], None]], None] | None = None
+        self.size = (80, 24)  # the terminal's (columns, rows), kept up to date by the app
+        self.tables_seen: set[str] = set()  # tables with a snapshot in this process
+        self.local = False  # the server runs inside this process (plain ``spades``)
         self.pausing = False
         self.held: list[m.ServerMessage] = []
 
@@ -344,8 +349,9 @@ class ClientModel:
                 return "(empty)"
             if info.kind == "bot":
                 return "Bot"
-            if info.name:
-                return info.name
+            name = safe_text(info.name or "").strip()
+            if name:
+                return name
         return f"Seat {seat}"
 
     def hold_left(self, seat: int) -> float | None:
@@ -389,6 +395,12 @@ class ClientModel:
         (the trick pause) messages wait, in order, until :meth:`end_pause`."""
         if self.pausing:
             self.held.append(message)
+            if isinstance(message, m.Events) and self.table and message.table == self.table.code:
+                # the server waits only a little for our shuffle entropy: send it now,
+                # not after the pause (a rematch's hand 1 never comes during a pause)
+                for event in message.events:
+                    if isinstance(event, m.HandStartedEvent) and event.hand_number > 1:
+                        self._send_entropy(message.table, event.hand_number)
             return
         handler = getattr(self, f"_on_{message.type}", None)
         if handler is not None:
@@ -415,7 +427,7 @@ class ClientModel:
         if self.on_token is not None:
             self.on_token(message.token)
         self.player_id = message.player_id
-        self.name = message.name
+        self.name = safe_text(message.name)
         self.connection = "connected"
         if not first:
             self.say("Reconnected." if message.resumed else "Reconnected (new session).")
@@ -471,8 +483,12 @@ class ClientModel:
         except ProtocolError as error:
             self.flash = f"bad snapshot: {error}"
             return
+        first_sight = message.table.code not in self.tables_seen
+        self.tables_seen.add(message.table.code)
         self.view = view
         self.screen = Screen.TABLE
+        if first_sight:  # a resume in a new process, or watching a game under way
+            self._rebuild_log(view)
         if view.commitment is not None:
             self.commitments.setdefault(view.hand_number, view.commitment)
             if view.phase is Phase.DEAL:  # resumed while the shuffle waits for entropy
@@ -486,6 +502,30 @@ class ClientModel:
             self._clear_turn()
         if view.phase is not Phase.GAME_OVER:
             self.game_over = None
+
+    def _rebuild_log(self, view: PlayerView) -> None:
+        """The log of what happened so far, from a snapshot's history (the finished
+        hands, then this hand's bids and tricks), for a client that did not see it."""
+        name = self.seat_name
+        for result in view.hand_results:
+            self.say(
+                f"Hand {result.hand_number}: {name(0)} {result.points[0]:+d}, "
+                f"{name(1)} {result.points[1]:+d}"
+            )
+        if view.hand_results and view.hand_number > len(view.hand_results):
+            self.say(f"Hand {view.hand_number} under way.")
+        for seat in (0, 1):
+            if view.blind_nil[seat]:
+                self.say(f"{name(seat)} declared BLIND NIL!")
+            elif view.bids[seat] is not None:
+                bid = view.bids[seat]
+                self.say(f"{name(seat)} bid {'nil' if bid == 0 else bid}.")
+        for number, trick in enumerate(view.tricks, 1):
+            first, second = (self.card_text(card) for card in trick.cards)
+            self.say(
+                f"{name(trick.leader)} led {first}, {name(1 - trick.leader)} played {second}: "
+                f"{name(trick.winner)} won trick {number}."
+            )
 
     def _on_table_update(self, message: m.TableUpdate) -> None:
         old = self.table
@@ -571,7 +611,10 @@ class ClientModel:
             if len(legal) == 1 and self.settings.auto_play_one:
                 (only,) = legal
                 self.say(f"Auto Play One: {self.card_text(only)} was your only legal card.")
-                self._act(Play(only))
+                if self._act(Play(only)):  # said on the status line too, not only logged
+                    self.flash = (
+                        f"Auto Play One played {self.card_text(only)}, your only legal card."
+                    )
         elif message.phase == "exchange":
             cards = self.hand_cards()
             self.cursor = cards[0] if cards else None
@@ -625,16 +668,15 @@ class ClientModel:
         self._clear_turn()
         if message.winner is None:
             self.say("The game is over.")
-        else:
-            self.say(f"Game over: {self.seat_name(message.winner)} won.")
 
     def _on_ack(self, message: m.Ack) -> None:
         if self.pending is not None and self.pending.seq == message.seq:
             self.pending = None
 
     def _on_error(self, message: m.ErrorMessage) -> None:
-        self.flash = f"{message.message} ({message.code})"
-        self.say(f"! {message.message}")
+        text = safe_text(message.message)
+        self.flash = f"{text} ({message.code})"
+        self.say(f"! {text}")
         if message.request == "action" or message.code in (
             "illegal_action",
             "not_your_turn",
@@ -652,9 +694,11 @@ class ClientModel:
             ):  # nothing changed on the server: the turn is still ours, choose again
                 self._on_your_turn(last)
         if message.code == "unsupported_version":
-            self.connection_failed(
-                f"the server refused our protocol version: {message.message}", final=True
-            )
+            self.connection_failed(f"the server refused our protocol version: {text}", final=True)
+            return
+        if not self.welcomed_once and message.code not in ("bad_token", "rate_limited"):
+            # refused before any welcome: no session will come of this connection
+            self.connection_failed(f"the server refused our hello: {text}", final=True)
             return
         if message.code == "bad_token":  # the server forgot us: start a new session
             self.token = None
@@ -672,21 +716,29 @@ class ClientModel:
             self.send(m.ListTables())
 
     def _on_chat(self, message: m.ChatMessage) -> None:
-        line = f"{message.name}: {message.text}"
+        # another player's words: never drawn raw (no escapes, no new lines, no bidi)
+        line = f"{safe_text(message.name)}: {safe_text(message.text)}"
         self.chat.append(line)
         self.say(f"💬 {line}" if not self.settings.ascii_cards else f"> {line}")
 
     def _on_record(self, message: m.RecordMessage) -> None:
         self.record_json = message.record_json
+        if self.analysis_wanted and self.on_analysis is not None:
+            self.analysis_wanted = False
+            self.on_analysis(message.record_json, self.table.your_seat if self.table else None)
         directory = self.record_dir if self.record_dir is not None else Path.cwd()
-        path = directory / f"spades-{message.record_id}.json"
+        # the file name is ours: only the id's letters, digits, - and _ go into it
+        record_id = "".join(
+            c for c in message.record_id if c.isascii() and (c.isalnum() or c in "-_")
+        )
+        path = directory / f"spades-{record_id or 'record'}.json"
         try:
             path.write_text(message.record_json, encoding="utf-8")
         except OSError as error:
             self.flash = f"cannot save the record: {error}"
             return
         self.saved_record = path
-        self.say(f"Record saved: {path.name} (spades replay {path.name})")
+        self.say(f"Record saved: {path.name}")
 
     def _on_left(self, message: m.Left) -> None:
         if self.table is not None and self.table.code == message.table:
@@ -756,7 +808,11 @@ class ClientModel:
             return f"{name(event.trick.winner)} won trick {event.number}."
         if isinstance(event, m.HandScoredEvent):
             return ""  # the hand_result message that follows says it in full
-        return f"Game over: {name(event.winner)} won {event.scores[0]} to {event.scores[1]}."
+        if event.winner is None:
+            return "Game over."
+        won, lost = event.scores[event.winner], event.scores[1 - event.winner]
+        verb = "win" if event.winner == self.my_seat else "wins"
+        return f"Game over: {name(event.winner)} {verb} {won} to {lost}."  # winner first
 
     # ---- acting --------------------------------------------------------------------
 
@@ -880,8 +936,11 @@ class ClientModel:
             if key not in ("escape", "enter", "space"):
                 self.press(key)  # the next hand may be waiting for this key
             return
-        if overlay in (Overlay.HELP, Overlay.SCORES):
-            if key in ("escape", "enter", "space", "q", "?", "tab"):
+        if overlay is Overlay.HELP and key == "r":
+            self.overlay = Overlay.RULES
+            return
+        if overlay in (Overlay.HELP, Overlay.SCORES, Overlay.PILE, Overlay.RULES):
+            if key in ("escape", "enter", "space", "q", "?", "tab", "p"):
                 self.overlay = None
             elif key in ("o", "m", "x", "r", "l"):  # go on to what the key normally does
                 self.overlay = None
@@ -996,16 +1055,25 @@ class ClientModel:
         if table is None:
             return
         over = self.game_over is not None or self.phase is Phase.GAME_OVER
+        if key == "p" and not over:
+            self.overlay = Overlay.PILE
+            return
+        if key == "r" and not over:
+            self.overlay = Overlay.RULES
+            return
         if over:
-            if key == "r":
+            if key == "r" and table.your_seat is None:
+                self.flash = "Watching: there is no rematch to ask for."
+            elif key == "r":
                 self.send(m.Rematch(code=table.code))
                 self.say("You asked for a rematch.")
             elif key == "l":
                 self.send(m.Leave(code=table.code))
-            elif key == "s":
+            elif key in ("s", "a"):
                 record_id = self.game_over.record_id if self.game_over else table.record_id
                 if record_id:
                     self.send(m.GetRecord(record_id=record_id))
+                    self.analysis_wanted = key == "a"  # analysed once the record is here
                 else:
                     self.flash = "No record yet."
             return

@@ -3,23 +3,28 @@
 Every function here takes the :class:`~client.model.ClientModel` and returns prompt_toolkit
 ``StyleAndTextTuples``; none of them changes the model. The layout (:mod:`client.ui`)
 calls them through ``FormattedTextControl``; tests call them directly and join the text.
-The screen is laid out for 80x24: a title line, the main area (opponent, centre panel,
-your hand) beside a side bar (scores, bids, tricks, whose turn, the log), a prompt line
-and a key-hint line.
+The screen is a title line, the main area (opponent, centre panel, your hand) beside a
+side bar (scores, bids, tricks, whose turn, the log), a prompt line and a key-hint line.
+:class:`Dims` lays it out for the terminal's size (``model.size``): 80x24 at least, and
+larger cards, a longer log and the score sheet beside the table on larger terminals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
-from client.model import SUIT_ORDER, ClientModel, Overlay, Screen, Settings
+from client.model import SUIT_ORDER, ClientModel, Overlay, Screen, Settings, hand_order
+from client.rules import FIELD_LABELS, describe_rules
+from client.text import safe_text, to_ascii
 from engine import Card, Phase, PlayerView
 from engine import HandResult as EngineHandResult
+from protocol.convert import rules_from_message
 
 __all__ = [
     "MAIN_WIDTH",
@@ -27,11 +32,14 @@ __all__ = [
     "MIN_ROWS",
     "SIDE_WIDTH",
     "STYLE",
+    "Dims",
+    "finish",
     "fragments_text",
     "render_main",
     "render_overlay",
     "render_prompt",
     "render_screen_text",
+    "render_sheet",
     "render_side",
     "render_status",
     "render_title",
@@ -45,6 +53,41 @@ SIDE_WIDTH = 26
 # and the key line; below it the client draws only a notice and no game key acts
 MIN_COLUMNS = 80
 MIN_ROWS = 24
+SHEET_WIDTH = 74  # the score sheet's width (in its window, or in a column of its own)
+
+
+@dataclass(frozen=True)
+class Dims:
+    """How the screen is cut up at a terminal size: the table's width, the side bar's,
+    the score sheet's column (0: none, it is a window on Tab), the rows below the title,
+    and whether the table is drawn large (big trick cards, a taller centre panel)."""
+
+    columns: int
+    rows: int
+    main: int
+    side: int
+    sheet: int
+    body: int
+    large: bool
+
+    @classmethod
+    def of(cls, columns: int, rows: int) -> Dims:
+        """The layout for ``columns`` x ``rows`` (at least the minimum size)."""
+        columns, rows = max(columns, MIN_COLUMNS), max(rows, MIN_ROWS)
+        left = columns - MAIN_WIDTH - 1
+        sheet = SHEET_WIDTH if left >= SIDE_WIDTH + 1 + SHEET_WIDTH else 0
+        side = min(left - (sheet + 1 if sheet else 0), 60)
+        return cls(columns, rows, MAIN_WIDTH, side, sheet, rows - 3, rows >= 30)
+
+    @property
+    def centre(self) -> int:
+        """Rows of the centre panel (the draft card, bidding, the trick)."""
+        return 13 if self.large else 9
+
+
+def dims(model: ClientModel) -> Dims:
+    return Dims.of(*model.size)
+
 
 STYLE = Style.from_dict(
     {
@@ -81,6 +124,14 @@ STYLE = Style.from_dict(
 SUIT_CLASS = "cdhs"
 
 Line = list[tuple[str, str]]
+
+
+def finish(model: ClientModel, fragments: StyleAndTextTuples) -> StyleAndTextTuples:
+    """The last step of drawing: with the ASCII setting every fragment goes through
+    :func:`~client.text.to_ascii`, so nothing outside ASCII reaches the terminal."""
+    if not model.settings.ascii_cards:
+        return fragments
+    return [(item[0], to_ascii(item[1]), *item[2:]) for item in fragments]
 
 
 def fragments_text(fragments: StyleAndTextTuples) -> str:
@@ -206,6 +257,24 @@ def _small_card(model: ClientModel, card: Card | None, dim: bool = False) -> lis
     ]
 
 
+def _large_card(model: ClientModel, card: Card | None, dim: bool = False) -> list[Line]:
+    """A trick card drawn large (7 rows), for a terminal of 30 rows or more."""
+    if card is not None and not dim:
+        return _big_card(model, card)
+    ascii_only = model.settings.ascii_cards
+    h, v, tl, tr, bl, br = ("-", "|", "+", "+", "+", "+") if ascii_only else "─│┌┐└┘"
+    face = ""
+    if card is not None:
+        face = model.card_text(card)
+    inner = [_pad(face, 7), " " * 7, _pad(face, 7, right=True)] if face else [" " * 7] * 3
+    middle = [inner[0], " " * 7, inner[1], " " * 7, inner[2]]
+    return [
+        [("class:dim", tl + h * 7 + tr)],
+        *[[("class:dim", v + text + v)] for text in middle],
+        [("class:dim", bl + h * 7 + br)],
+    ]
+
+
 def _beside(left: list[Line], right: list[Line], gap: int = 3) -> list[Line]:
     width = max((_width(line) for line in left), default=0)
     out: list[Line] = []
@@ -239,7 +308,7 @@ def render_title(model: ClientModel) -> StyleAndTextTuples:
     table = model.table
     if model.screen is Screen.TABLE and table is not None:
         parts.append(f"table {table.code}")
-        parts.append(table.preset or "custom rules")
+        parts.append(safe_text(table.preset or "") or "custom rules")
         if model.view is not None and model.view.hand_number:
             parts.append(f"hand {model.view.hand_number}")
         if table.your_seat is None:
@@ -254,7 +323,7 @@ def render_title(model: ClientModel) -> StyleAndTextTuples:
         "closed": "disconnected",
     }[model.connection]
     style = "class:title" if model.connection == "connected" else "class:title.warn"
-    width = MAIN_WIDTH + 1 + SIDE_WIDTH
+    width = dims(model).columns
     right = f"{state}  ?:help "
     space = max(1, width - get_cwidth(left) - get_cwidth(right))
     return [(style, _clip(left, width - get_cwidth(right) - 1) + " " * space), (style, right)]
@@ -263,7 +332,7 @@ def render_title(model: ClientModel) -> StyleAndTextTuples:
 def render_prompt(model: ClientModel) -> StyleAndTextTuples:
     """One line: what the player can do now."""
     text = _prompt_text(model)
-    return [("class:prompt", " " + _clip(text, MAIN_WIDTH + SIDE_WIDTH - 1))]
+    return [("class:prompt", " " + _clip(text, dims(model).columns - 1))]
 
 
 def _prompt_text(model: ClientModel) -> str:
@@ -283,7 +352,9 @@ def _prompt_text(model: ClientModel) -> str:
     if table is None or view is None:
         return ""
     if model.game_over is not None or view.phase is Phase.GAME_OVER:
-        return "Game over: r rematch · l leave · s save the record · Tab score sheet"
+        if table.your_seat is None:
+            return "Game over: l leave · s save the record · Tab score sheet"
+        return "Game over: r rematch · l leave · s save the record · a analysis · Tab scores"
     if table.status == "waiting":
         return f"Waiting for an opponent · b add the bot ({model.bot_level}) · x leave"
     turn = model.turn
@@ -291,6 +362,8 @@ def _prompt_text(model: ClientModel) -> str:
         current = view.current_player
         if model.pending is not None:
             return "Sent; waiting for the server…"
+        if current is None and view.phase is Phase.DEAL and view.commitment is not None:
+            return "Shuffling (your entropy goes into it)…"
         if current is None:
             return "Waiting for the next hand…"
         return f"Waiting for {model.seat_name(current)}…"
@@ -313,7 +386,7 @@ def _prompt_text(model: ClientModel) -> str:
 
 
 def render_status(model: ClientModel) -> StyleAndTextTuples:
-    width = MAIN_WIDTH + 1 + SIDE_WIDTH
+    width = dims(model).columns
     if model.flash:
         return [("class:flash", _pad(" " + model.flash, width))]
     if model.screen is Screen.TABLE:
@@ -353,37 +426,39 @@ def render_main(model: ClientModel) -> StyleAndTextTuples:
 
 
 def _seat_header(model: ClientModel, seat: int, view: PlayerView) -> Line:
+    """One seat's line: name, what kind of seat, whose move; short enough that it and
+    the seat's bid fit the table's width (53) whatever the name."""
     table = model.table
     assert table is not None
     info = table.seats[seat]
-    name = model.seat_name(seat, you=False)
+    name = _clip(model.seat_name(seat, you=False), 11)
     me = seat == view.seat
     line: Line = [("class:head", f" {'▼' if me else '▲'} {name}")]
     if me:
         line.append(("class:dim", " (you)"))
-    if info.kind == "bot":
+    if info.kind == "bot" and not me:
         line.append(("class:dim", f" · bot {info.bot_level or ''}".rstrip()))
     elif info.kind == "human" and not me:
         if info.connected:
             line.append(("class:good", " ● online"))
+        elif info.bot_standing_in:
+            line.append(("class:bad", " ○ dropped, bot plays"))
         else:
             left = model.hold_left(seat)
-            held = f" · seat held {left:.0f}s" if left is not None else ""
+            held = f", held {left:.0f}s" if left is not None else ""
             line.append(("class:bad", f" ○ dropped{held}"))
-        if info.bot_standing_in:
-            line.append(("class:dim", " · bot standing in"))
     elif info.kind == "empty":
         line.append(("class:dim", " · empty seat"))
     if view.current_player == seat:
-        line.append(("class:turn", "  ◆ to move"))
+        line.append(("class:turn", " ◆ to move"))
     return line
 
 
 def _stats(view: PlayerView, seat: int) -> Line:
     if view.phase in (Phase.PLAY, Phase.HAND_OVER) or any(b is not None for b in view.bids):
         bid = _bid_text(view, seat)
-        return [("class:dim", f"   bid {bid} · won {view.tricks_won[seat]}")]
-    return [("class:dim", f"   drafted {view.draft_turns[seat]}/13")]
+        return [("class:dim", f"  bid {bid}, won {view.tricks_won[seat]}")]
+    return [("class:dim", f"  drafted {view.draft_turns[seat]}/13")]
 
 
 def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
@@ -398,11 +473,17 @@ def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         lines.append([])
     else:
         lines.append(
-            [("", "   "), ("class:dim", back * count), ("", f" {count} cards "), *_stats(view, opp)]
+            [
+                ("", "   "),
+                ("class:dim", back * count),
+                ("", f" {_count(count)} "),
+                *_stats(view, opp),
+            ]
         )
     lines.append([])
+    size = dims(model)
     centre = _centre_lines(model, view)
-    centre = (centre + [[] for _ in range(9)])[:9]
+    centre = (centre + [[] for _ in range(size.centre)])[: size.centre]
     lines.extend(centre)
     lines.append([])
     lines.append([*_seat_header(model, me, view), *_stats(view, me)])
@@ -411,14 +492,14 @@ def _table_lines(model: ClientModel, view: PlayerView) -> list[Line]:
             [
                 ("", "   "),
                 ("class:dim", back * view.hand_sizes[me]),
-                ("", f" {view.hand_sizes[me]} cards"),
+                ("", f" {_count(view.hand_sizes[me])}"),
             ]
         )
         lines.extend([[] for _ in range(3)])
     else:
         lines.extend(_hand_lines(model, view))
     lines.extend(_info_lines(model, view))
-    return lines[:20]
+    return lines[: size.body]
 
 
 def _hand_lines(model: ClientModel, view: PlayerView) -> list[Line]:
@@ -450,20 +531,29 @@ def _hand_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     return lines
 
 
+def _count(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def pile_cards(view: PlayerView) -> list[Card]:
+    """The cards this seat saw go to the pile, grouped by suit (spades first), high first."""
+    return hand_order([*view.draft_discarded, *view.draft_seen_after_keep])
+
+
 def _info_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     """Below the hand: what this seat knows of the pile, or the exchange picks."""
     lines: list[Line] = []
     if view.phase in (Phase.DRAFT, Phase.EXCHANGE, Phase.BIDDING) and view.seat is not None:
-        known = [*view.draft_discarded, *view.draft_seen_after_keep]
-        label = "   seen, to the pile: "
+        known = pile_cards(view)
+        label = "   pile (p): "
+        room = MAIN_WIDTH - len(label) - 2
         shown: list[Card] = []
-        room = MAIN_WIDTH - len(label) - 3
-        for card in reversed(known):
+        for card in known:
             if sum(len(model.card_text(c)) + 1 for c in [*shown, card]) > room:
                 break
-            shown.insert(0, card)
-        more = [("class:dim", "… ")] if len(shown) < len(known) else []
-        lines.append([("class:dim", label), *more, *_cards(model, shown)])
+            shown.append(card)
+        more = [("class:dim", " …")] if len(shown) < len(known) else []
+        lines.append([("class:dim", label), *_cards(model, shown), *more])
         if view.exchange_given or view.exchange_received:
             lines.append(
                 [
@@ -601,7 +691,10 @@ def _centre_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     if phase is Phase.PLAY:
         return _trick_lines(model, view)
     if phase is Phase.HAND_OVER and model.results:
-        return _result_lines(model, model.results[-1])[:9]
+        return _result_lines(model, model.results[-1])[: dims(model).centre]
+    if phase is Phase.DEAL and view.commitment is not None:
+        # the shuffle is committed and waits a moment for the seats' entropy
+        return [[("", f"   Hand {view.hand_number}: shuffling…")]]
     return [[("", "   Waiting for the next hand…")]]
 
 
@@ -619,25 +712,29 @@ def _trick_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     opp = 1 - me
     # during the trick pause the finished trick is shown bright; after it, dimmed
     dim = last is not None and not model.pausing
+    draw = _large_card if dims(model).large else _small_card
     left = [
         [("", "  " + _pad(model.seat_name(opp), 9))],
-        *_prefix(_small_card(model, cards.get(opp), dim)),
+        *_prefix(draw(model, cards.get(opp), dim)),
     ]
-    right = [[("", _pad(model.seat_name(me), 9))], *_small_card(model, cards.get(me), dim)]
+    right = [[("", _pad(model.seat_name(me), 9))], *draw(model, cards.get(me), dim)]
     number = min(13, len(view.tricks) + 1)
     broken = "spades broken" if view.spades_broken else "spades not broken"
     info: list[Line] = [
         [("class:head", f"Trick {number} of 13")],
         [("", f"{model.seat_name(leader)} lead{'' if leader == view.seat else 's'}")],
         [("class:good" if view.spades_broken else "class:dim", broken)],
-        [
-            (
-                "class:dim",
-                f"won: {_clip(model.seat_name(me), 8).replace('You', 'you')} "
-                f"{view.tricks_won[me]}/{_bid_text(view, me)}, "
-                f"{_clip(model.seat_name(opp), 8)} {view.tricks_won[opp]}/{_bid_text(view, opp)}",
-            )
-        ],
+        # tricks won against the bid, one line a seat ("blind nil" needs the room)
+        *(
+            [
+                (
+                    "class:dim",
+                    f"{_clip(model.seat_name(seat), 8)} won "
+                    f"{view.tricks_won[seat]}/{_bid_text(view, seat)}",
+                )
+            ]
+            for seat in (me, opp)
+        ),
     ]
     if last is not None and model.pausing:
         takes = "take" if last.winner == view.seat else "takes"
@@ -656,8 +753,14 @@ def _prefix(lines: list[Line]) -> list[Line]:
 
 
 def _result_lines(model: ClientModel, result: EngineHandResult) -> list[Line]:
+    me = model.my_seat if model.my_seat is not None else 0
+    order = (me, 1 - me)  # you first, then the opponent (as in the side bar)
+
     def row(label: str, a: str, b: str, style: str = "") -> Line:
         return [(style, f"   {_pad(label, 16)}{_pad(a, 10, True)}{_pad(b, 10, True)}")]
+
+    def pair(label: str, text: Callable[[int], str], style: str = "") -> Line:
+        return row(label, text(order[0]), text(order[1]), style)
 
     def bid(seat: int) -> str:
         if result.blind_nil[seat]:
@@ -673,24 +776,16 @@ def _result_lines(model: ClientModel, result: EngineHandResult) -> list[Line]:
         check = ("class:good", " shuffle verified, your entropy included ✓")
     if model.settings.ascii_cards:
         check = (check[0], check[1].replace("✓", "OK").replace("✗", "!!"))
+    penalty = model.view.rules.bag_penalty if model.view else 100
     return [
-        [("class:head", f"   Hand {result.hand_number} result"), check],
-        row("", _clip(model.seat_name(0), 9), _clip(model.seat_name(1), 9), "class:head"),
-        row("bid", bid(0), bid(1)),
-        row("tricks", str(result.tricks[0]), str(result.tricks[1])),
-        row("points", f"{result.points[0]:+d}", f"{result.points[1]:+d}"),
-        row("bags added", f"+{result.bags_added[0]}", f"+{result.bags_added[1]}"),
-        row(
-            "bag penalty",
-            str(-result.bag_penalties[0] * (model.view.rules.bag_penalty if model.view else 100)),
-            str(-result.bag_penalties[1] * (model.view.rules.bag_penalty if model.view else 100)),
-        ),
-        row(
-            "total (bags)",
-            f"{result.scores[0]} ({result.bags[0]})",
-            f"{result.scores[1]} ({result.bags[1]})",
-            "class:head",
-        ),
+        [("class:head", f"   Hand {result.hand_number} result ·"), check],
+        pair("", lambda s: _clip(model.seat_name(s), 9), "class:head"),
+        pair("bid", bid),
+        pair("tricks", lambda s: str(result.tricks[s])),
+        pair("bags added", lambda s: f"+{result.bags_added[s]}"),
+        pair("bag penalty", lambda s: str(-result.bag_penalties[s] * penalty)),
+        pair("points", lambda s: f"{result.points[s]:+d}"),
+        pair("total (bags)", lambda s: f"{result.scores[s]} ({result.bags[s]})", "class:head"),
     ]
 
 
@@ -698,13 +793,13 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     over = model.game_over
     winner = over.winner if over is not None else view.winner
     scores = (over.scores[0].score, over.scores[1].score) if over else view.scores
-    me = view.seat
+    me = view.seat if view.seat is not None else 0
     if winner is None:
         head = "The game is over."
-    elif winner == me:
-        head = "You WIN!"
-    else:
-        head = f"{model.seat_name(winner)} wins."
+    else:  # the winner's name and score first
+        verb = "win" if winner == view.seat else "wins"
+        head = f"{model.seat_name(winner)} {verb} {scores[winner]} to {scores[1 - winner]}"
+        head += "!" if winner == view.seat else "."
     if over is not None and over.reason == "forfeit":
         head += " (by forfeit)"
     table = model.table
@@ -713,16 +808,35 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
         asked = "Rematch asked by: " + ", ".join(
             model.seat_name(s) for s in (0, 1) if table.rematch[s]
         )
-    return [
+    lines: list[Line] = [
+        [("class:turn", f"   GAME OVER · {_clip(head, MAIN_WIDTH - 16)}")],
         [],
-        [("class:turn", f"   GAME OVER · {head}")],
+        [
+            (
+                "",
+                f"   {_clip(model.seat_name(me), 16)} {scores[me]}  ·  "
+                f"{_clip(model.seat_name(1 - me), 16)} {scores[1 - me]}",
+            )
+        ],
+        [("class:dim", f"   {_clip(asked, MAIN_WIDTH - 4)}")] if asked else [],
         [],
-        [("", f"   {model.seat_name(0)} {scores[0]}  ·  {model.seat_name(1)} {scores[1]}")],
-        [],
-        [("class:dim", f"   {asked}")] if asked else [],
-        [("", "   r = rematch    l = leave the table    Tab = score sheet")],
-        [("", "   s = save the game's record (then: spades replay FILE)")],
     ]
+    if table is not None and table.your_seat is not None:
+        lines.append([("", "   r rematch · l leave the table · Tab score sheet")])
+    else:  # a spectator has no rematch to ask for
+        lines.append([("", "   l leave · Tab score sheet")])
+    saved = model.saved_record
+    if saved is None:
+        lines.append([("", "   s saves the game's record to a file")])
+    else:  # the file name whole, on a line of its own, to copy
+        lines.append([("", "   record saved, to replay it:")])
+        command = f"   spades replay {saved.name}"
+        if get_cwidth(command) <= MAIN_WIDTH:
+            lines.append([("class:head", command)])
+        else:
+            lines.append([("class:head", "   spades replay \\")])
+            lines.append([("class:head", f" {saved.name}")])
+    return lines
 
 
 # ---- side bar ------------------------------------------------------------------------
@@ -731,7 +845,8 @@ def _game_over_lines(model: ClientModel, view: PlayerView) -> list[Line]:
 def render_side(model: ClientModel) -> StyleAndTextTuples:
     lines: list[Line] = []
     view, table = model.view, model.table
-    width = SIDE_WIDTH - 1
+    size = dims(model)
+    width = size.side - 1
     if model.screen is Screen.TABLE and view is not None and table is not None:
         me = view.seat if view.seat is not None else 0
         opp = 1 - me
@@ -761,10 +876,10 @@ def render_side(model: ClientModel) -> StyleAndTextTuples:
         lines.append([("class:head", " Welcome to Spades")])
         lines.append([("class:dim", " two-handed, over the net")])
     lines.append([("class:dim", " " + "─" * 8 + " log " + "─" * (width - 14))])
-    room = 20 - len(lines)
+    room = size.body - len(lines)
     wrapped: list[str] = []
     for entry in list(model.log)[-room:]:
-        for index, part in enumerate(_wrap(entry, width - 1)):
+        for index, part in enumerate(_wrap(entry, width - 2)):
             wrapped.append((" " if index == 0 else "  ") + part)
     for part in wrapped[-room:]:
         lines.append([("class:log", _clip(part, width))])
@@ -781,13 +896,13 @@ def _lobby_lines(model: ClientModel) -> list[Line]:
         lines.append([("class:dim", "  (with the bot, or wait for a friend).")])
     for index, summary in enumerate(model.tables[:14]):
         seats = " vs ".join(
-            (s.name or (f"bot {s.bot_level}" if s.kind == "bot" else "?"))
+            (safe_text(s.name or "") or (f"bot {s.bot_level}" if s.kind == "bot" else "?"))
             if s.kind != "empty"
             else "(free)"
             for s in summary.seats
         )
         text = (
-            f"  {_pad(summary.code, 9)} {_pad(summary.preset or 'custom', 13)}"
+            f"  {_pad(summary.code, 9)} {_pad(safe_text(summary.preset or '') or 'custom', 13)}"
             f"{_pad(seats, 20)} {summary.status}"
         )
         style = "class:overlay.sel" if index == model.lobby_row else ""
@@ -800,18 +915,19 @@ def _lobby_lines(model: ClientModel) -> list[Line]:
 HELP = """\
 At the table
   ←/→  ↑/↓    choose a card (↑/↓ jump between suits)
-  qs, 10h     type a card to choose it (rank then suit)
+  qs, 10h     type a card: a legal one becomes the chosen card
   Enter       play the chosen card / make the bid
   k / d       draft: keep / discard the card on offer
   0-13, n     bidding: your bid, n = nil
   y / n       blind nil: declare / decline
   Space       exchange: pick or drop a card
   Tab  o  m   score sheet · settings · chat
+  p  r        the pile (by suit) · the rules of this table
   x           leave the table (during a game: asks y/n)
   b           waiting: bring in the bot
-  r  l  s     game over: rematch · leave · save the record
+  r l s a     game over: rematch · leave · save the record · analysis
   Esc         close a window; Ctrl-C quits (asks during a game)
-Bright cards may be played, dark ones may not.
+Bright cards may be played, dark ones may not. Press r now for the rules.
 Lobby: ↑/↓ Enter join · w watch · c create · j/v code · r refresh"""
 
 
@@ -830,6 +946,10 @@ def render_overlay(model: ClientModel) -> StyleAndTextTuples:
 def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]]:
     if overlay is Overlay.HELP:
         return "Help", [[("", " " + line)] for line in HELP.splitlines()]
+    if overlay is Overlay.PILE:
+        return "The pile: cards you saw go to it", _pile_lines(model)
+    if overlay is Overlay.RULES:
+        return "Rules at this table", _rules_lines(model)
     if overlay is Overlay.LEAVE:
         return "Leave the table?", [
             [("", " The game is not over: leaving gives up your seat and")],
@@ -837,9 +957,16 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
             [],
             [("class:head", " y = yes, leave and forfeit     n or Esc = no, stay")],
         ]
+    if overlay is Overlay.QUIT and model.local:
+        return "Quit spades?", [
+            [("", " This game runs inside this program: quitting ends it.")],
+            [],
+            [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
+        ]
     if overlay is Overlay.QUIT:
         return "Quit spades?", [
-            [("", " The game goes on without you: " + _hold_text(model))],
+            [("", " The game goes on without you:")],
+            [("", " " + _hold_text(model))],
             [("", " Run the same command again to take your seat back.")],
             [],
             [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
@@ -876,7 +1003,8 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
         lines = []
         for index, name in enumerate(form.rows()):
             style = "class:overlay.sel" if index == form.row else ""
-            lines.append([(style, f" {_pad(name, 27)} {_pad(form.value_text(name), 26)}")])
+            label = FIELD_LABELS.get(name, name)
+            lines.append([(style, f" {_pad(label, 33)} {_pad(form.value_text(name), 26)}")])
         hint = " ↑/↓ field · ←/→ change · digits type a number · Enter creates"
         lines.append([("class:bad", " " + form.error)] if form.error else [("class:dim", hint)])
         return "Create a table", lines
@@ -885,6 +1013,43 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
         [("", " table code: "), ("class:head", model.code_entry + "▏")],
         [("class:dim", " Enter to " + verb.lower())],
     ]
+
+
+def render_sheet(model: ClientModel) -> StyleAndTextTuples:
+    """The score sheet as a column of its own, beside the table when the terminal is
+    wide enough (see :class:`Dims`)."""
+    if model.screen is not Screen.TABLE or model.view is None:
+        return []
+    return _join([[("class:overlay.title", " Score sheet ")], [], *_score_sheet(model)])
+
+
+def _rules_lines(model: ClientModel) -> list[Line]:
+    table = model.table
+    rules = table.rules if table is not None else None
+    if rules is None:
+        return [[("class:dim", " No table: the rules are those of the table you sit at.")]]
+    lines: list[Line] = []
+    for paragraph in describe_rules(rules_from_message(rules)):
+        for part in _wrap(paragraph, 70):
+            lines.append([("", " " + part)])
+    lines.append([("class:dim", " (docs/rules.md has them in full)")])
+    return lines
+
+
+def _pile_lines(model: ClientModel) -> list[Line]:
+    view = model.view
+    if view is None or view.seat is None:
+        return [[("class:dim", " A spectator sees no draft cards.")]]
+    cards = pile_cards(view)
+    symbols = "SHCD" if model.settings.ascii_cards else "♠♥♣♦"
+    lines: list[Line] = []
+    for symbol, suit in zip(symbols, SUIT_ORDER, strict=True):
+        row = [c for c in cards if c.suit == suit]
+        lines.append([("", f"  {symbol}  "), *_cards(model, row)])
+    lines.append([])
+    lines.append([("class:dim", f" {_count(len(cards))} seen in the draft; the other seat may")])
+    lines.append([("class:dim", " have drawn some of them in a blind nil exchange.")])
+    return lines
 
 
 def _hold_text(model: ClientModel) -> str:
@@ -900,45 +1065,76 @@ def _hold_text(model: ClientModel) -> str:
 
 
 def _score_sheet(model: ClientModel) -> list[Line]:
-    a, b = _clip(model.seat_name(0), 10), _clip(model.seat_name(1), 10)
+    """Every hand, you first: bid, tricks taken, bags added, bag penalty, the hand's
+    points (penalty included) and the running total, so each line explains itself."""
+    me = model.my_seat if model.my_seat is not None else 0
+    order = (me, 1 - me)
+    penalty = model.view.rules.bag_penalty if model.view else 100
+    cell = " {:>3} {:>2} {:>4} {:>5} {:>5} {:>6}"
+    first, second = (_clip(model.seat_name(s), 30) for s in order)
     lines: list[Line] = [
+        [("class:head", f" {'':>4} {_pad(first, 30)} │ {second}")],
         [
             (
                 "class:head",
-                f" {'hand':>4}  {_pad(a, 10)} bid tk  pts  total │ "
-                f"{_pad(b, 10)} bid tk  pts  total",
+                f" {'hand':>4}"
+                + " │".join([cell.format("bid", "tk", "bags", "pen", "pts", "total")] * 2),
             )
         ],
     ]
     for result in model.results[-12:]:
         cells = []
-        for seat in (0, 1):
+        for seat in order:
             bid = result.bids[seat]
             bid_text = "bn" if result.blind_nil[seat] else ("nil" if bid == 0 else str(bid))
+            pen = -result.bag_penalties[seat] * penalty
             cells.append(
-                f"{'':10} {bid_text:>3} {result.tricks[seat]:>2} {result.points[seat]:>+4}"
-                f" {result.scores[seat]:>6}"
+                cell.format(
+                    bid_text,
+                    result.tricks[seat],
+                    f"+{result.bags_added[seat]}",
+                    pen if pen else "",
+                    f"{result.points[seat]:+d}",
+                    result.scores[seat],
+                )
             )
         ok = "✓" if model.verified.get(result.hand_number) else "✗"
         if model.settings.ascii_cards:
             ok = "ok" if ok == "✓" else "!!"
-        lines.append([("", f" {result.hand_number:>4}  {cells[0]} │ {cells[1]} {ok}")])
+        lines.append([("", f" {result.hand_number:>4}" + " │".join(cells) + f" {ok}")])
     if not model.results:
         lines.append([("class:dim", " no hand finished yet")])
+    else:
+        lines.append([])
+        lines.append(
+            [
+                (
+                    "class:dim",
+                    " tk tricks · bags overtricks · pen bag penalty · pts the hand's points",
+                )
+            ]
+        )
     return lines
 
 
 def render_screen_text(model: ClientModel) -> str:
     """The whole screen as plain text (title, main beside side, prompt, status, overlay)."""
+    size = dims(model)
     main = fragments_text(render_main(model)).split("\n")
     side = fragments_text(render_side(model)).split("\n")
+    sheet = fragments_text(render_sheet(model)).split("\n") if size.sheet else []
     rows = [fragments_text(render_title(model))]
-    for index in range(20):
+    for index in range(size.body):
         left = main[index] if index < len(main) else ""
         right = side[index] if index < len(side) else ""
-        rows.append(_pad(left, MAIN_WIDTH) + "│" + right)
+        row = _pad(left, size.main) + "│" + right
+        if size.sheet:
+            extra = sheet[index] if index < len(sheet) else ""
+            row = _pad(row, size.main + 1 + size.side) + "│" + extra
+        rows.append(row)
     rows.append(fragments_text(render_prompt(model)))
     rows.append(fragments_text(render_status(model)))
     if model.overlay is not None:
         rows.append(fragments_text(render_overlay(model)))
-    return "\n".join(rows)
+    text = "\n".join(rows)
+    return to_ascii(text) if model.settings.ascii_cards else text

@@ -4,7 +4,8 @@ The record (as :func:`engine.game_record` writes it) is re-played with
 :func:`engine.replay`, which checks that every action applies and the outcome matches;
 then each hand is shown on one page: both hands as they stood when play began, the draft
 and the blind-nil choices, the bids, all 13 tricks, the score and the shuffle check.
-Page with ←/→ (or PgUp/PgDn, Home/End); q quits. ``--print`` writes every page to
+Page with ←/→ (or PgUp/PgDn, Home/End); ``a`` runs ``spades analyze`` on the game (the
+seat asked for); q quits. ``--print`` writes every page to
 standard output instead.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, run_in_terminal
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -26,6 +27,7 @@ from prompt_toolkit.output import Output
 
 from client.model import hand_order
 from client.render import STYLE, fragments_text
+from client.text import safe_text, to_ascii
 from engine import (
     Card,
     Commit,
@@ -161,11 +163,17 @@ def render_page(
     else:
         line(" (this hand did not finish)")
     if index == len(pages) - 1 and state.is_over:
-        line(
-            f" Game over: seat {state.winner} wins {state.scores[0]} to {state.scores[1]}.",
-            "class:turn",
-        )
-    out.append(("class:status", " ←/→ previous/next hand · Home/End first/last · q quit"))
+        champion = state.winner
+        if champion is None:
+            line(" Game over.", "class:turn")
+        else:  # the winner's score first
+            line(
+                f" Game over: seat {champion} wins {state.scores[champion]} to "
+                f"{state.scores[1 - champion]}.",
+                "class:turn",
+            )
+    status = " ←/→ previous/next hand · Home/End first/last · a analysis · q quit"
+    out.append(("class:status", status))
     return out
 
 
@@ -182,14 +190,19 @@ def run_replay(
         record = json.loads(Path(path).read_text(encoding="utf-8"))
         state, pages = load_pages(record)
     except (OSError, ValueError, RecordError, KeyError, TypeError) as error:
-        print(f"spades replay: cannot replay {path}: {error}")
+        # the file and its error may carry anything: never print them raw
+        print(safe_text(f"spades replay: cannot replay {path}: {error}"))
         return 1
     if not pages:
-        print(f"spades replay: {path} holds no hand")
+        print(safe_text(f"spades replay: {path} holds no hand"))
         return 1
     if print_only:
         for index in range(len(pages)):
-            print(fragments_text(render_page(state, pages, index, ascii_only)))
+            print(
+                safe_text(
+                    fragments_text(render_page(state, pages, index, ascii_only)), newlines=True
+                )
+            )
             print()
         return 0
     where = [0]
@@ -219,13 +232,24 @@ def run_replay(
     def _last(event: KeyPressEvent) -> None:
         where[0] = len(pages) - 1
 
+    @bindings.add("a")
+    def _analyse(event: KeyPressEvent) -> None:
+        from client.analyze import show_analysis
+
+        run_in_terminal(lambda: show_analysis(record, ascii_only=ascii_only), in_executor=True)
+
     @bindings.add("q")
     @bindings.add(Keys.Escape)
     @bindings.add(Keys.ControlC)
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()
 
-    control = FormattedTextControl(lambda: render_page(state, pages, where[0], ascii_only))
+    def page() -> StyleAndTextTuples:
+        fragments = render_page(state, pages, where[0], ascii_only)
+        clean = to_ascii if ascii_only else str
+        return [(style, clean(safe_text(text, newlines=True))) for style, text, *_ in fragments]
+
+    control = FormattedTextControl(page)
     app: Application[None] = Application(
         layout=Layout(HSplit([Window(control)])),
         key_bindings=bindings,

@@ -76,6 +76,7 @@ async def run_local(
 ) -> None:
     """Start an embedded server, play on it, stop it when the player quits."""
     server = await start_embedded_server(bot_delay)
+    model.local = True
     try:
         await run_session(server.url, model, input=input, output=output)
     finally:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 from pathlib import Path
 
 __all__ = ["load_token", "save_token", "token_file"]
@@ -40,13 +41,21 @@ def load_token(url: str, name: str, path: Path | None = None) -> str | None:
 
 
 def save_token(url: str, name: str, token: str, path: Path | None = None) -> None:
-    """Remember ``token`` for ``name`` at ``url`` (best effort: errors are ignored)."""
+    """Remember ``token`` for ``name`` at ``url`` (best effort: errors are ignored). The
+    file is readable and writable by the user only (0600) from the moment it exists."""
     path = path or token_file()
     data = _read(path)
     data[_key(url, name)] = token
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        tmp.chmod(0o600)
-        tmp.replace(path)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # a fresh file created 0600 by open() itself: at no moment can another user
+        # read it (writing first and restricting after leaves a window)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(data, indent=1))
+            tmp.replace(path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise

@@ -11,8 +11,13 @@ The layout calls the render functions of :mod:`client.render` through
 
 from __future__ import annotations
 
-from prompt_toolkit.application import Application, get_app
+import json
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application, get_app, run_in_terminal
+from prompt_toolkit.application.current import set_app
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -28,18 +33,19 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
-from prompt_toolkit.widgets import Frame
 
 from client.model import ClientModel
 from client.render import (
     MAIN_WIDTH,
     MIN_COLUMNS,
     MIN_ROWS,
-    SIDE_WIDTH,
     STYLE,
+    dims,
+    finish,
     render_main,
     render_overlay,
     render_prompt,
+    render_sheet,
     render_side,
     render_status,
     render_title,
@@ -117,48 +123,101 @@ def _after(event: KeyPressEvent, model: ClientModel) -> None:
             event.app.exit()
 
 
+def _text(model: ClientModel, render: Callable[[ClientModel], StyleAndTextTuples]) -> Window:
+    return Window(FormattedTextControl(lambda: finish(model, render(model))), height=1)
+
+
+def _frame(model: ClientModel, body: Window, width: int) -> HSplit:
+    """A box around ``body`` drawn with box characters, or ``+-|`` under ``--ascii``."""
+
+    def char(fancy: str, plain: str) -> Callable[[], str]:
+        return lambda: plain if model.settings.ascii_cards else fancy
+
+    def edge(left: str, right: str) -> VSplit:
+        return VSplit(
+            [
+                Window(width=1, height=1, char=char(left, "+")),
+                Window(height=1, char=char("─", "-")),
+                Window(width=1, height=1, char=char(right, "+")),
+            ]
+        )
+
+    middle = VSplit(
+        [Window(width=1, char=char("│", "|")), body, Window(width=1, char=char("│", "|"))]
+    )
+    return HSplit([edge("┌", "┐"), middle, edge("└", "┘")], width=width, style="class:overlay")
+
+
 def build_layout(model: ClientModel) -> Layout:
     """The screen: title, main area beside the side bar, prompt and status lines, and a
-    floating window for help, settings, chat, the score sheet and hand results."""
+    floating window for help, settings, chat, the score sheet and hand results. Below
+    the minimum size only a notice (see :func:`~client.render.render_too_small`)."""
     body = HSplit(
         [
-            Window(FormattedTextControl(lambda: render_title(model)), height=1),
+            _text(model, render_title),
             VSplit(
                 [
                     Window(
-                        FormattedTextControl(lambda: render_main(model)),
+                        FormattedTextControl(lambda: finish(model, render_main(model))),
                         width=MAIN_WIDTH,
                         wrap_lines=False,
                     ),
-                    Window(width=1, char="│", style="class:dim"),
                     Window(
-                        FormattedTextControl(lambda: render_side(model)),
-                        width=SIDE_WIDTH,
+                        width=1,
+                        char=lambda: "|" if model.settings.ascii_cards else "│",
+                        style="class:dim",
+                    ),
+                    Window(
+                        FormattedTextControl(lambda: finish(model, render_side(model))),
+                        width=lambda: dims(model).side,
                         wrap_lines=False,
+                    ),
+                    ConditionalContainer(
+                        VSplit(
+                            [
+                                Window(
+                                    width=1,
+                                    char=lambda: "|" if model.settings.ascii_cards else "│",
+                                    style="class:dim",
+                                ),
+                                Window(
+                                    FormattedTextControl(
+                                        lambda: finish(model, render_sheet(model))
+                                    ),
+                                    wrap_lines=False,
+                                ),
+                            ]
+                        ),
+                        filter=Condition(lambda: dims(model).sheet > 0),
                     ),
                 ]
             ),
-            Window(FormattedTextControl(lambda: render_prompt(model)), height=1),
-            Window(FormattedTextControl(lambda: render_status(model)), height=1),
+            _text(model, render_prompt),
+            _text(model, render_status),
         ]
     )
+    overlay_body = Window(
+        FormattedTextControl(lambda: finish(model, render_overlay(model))),
+        dont_extend_height=True,
+    )
     overlay = ConditionalContainer(
-        Frame(
-            Window(
-                FormattedTextControl(lambda: render_overlay(model)),
-                dont_extend_height=True,
-            ),
-            style="class:overlay",
-            width=76,
-        ),
+        _frame(model, overlay_body, 76),
         filter=Condition(lambda: model.overlay is not None),
     )
     table = FloatContainer(content=body, floats=[Float(content=overlay, top=1)])
     too_small = Window(
-        FormattedTextControl(lambda: render_too_small(model, get_app().output.get_size())),
+        FormattedTextControl(
+            lambda: finish(model, render_too_small(model, get_app().output.get_size()))
+        ),
         wrap_lines=False,
     )
-    return Layout(DynamicContainer(lambda: table if big_enough(get_app()) else too_small))
+
+    def current() -> FloatContainer | Window:
+        size = get_app().output.get_size()
+        model.size = (size.columns, size.rows)  # the render functions lay out for it
+        return table if big_enough(get_app()) else too_small
+
+    return Layout(DynamicContainer(current))
 
 
 def build_application(
@@ -186,5 +245,17 @@ def build_application(
             if future is None or not future.done():
                 app.exit()
 
+    def analyse(record_json: str, seat: int | None) -> None:
+        """Game over, key a: ``spades analyze`` on the record, the screen suspended."""
+        from client.analyze import show_analysis
+
+        record = json.loads(record_json)
+        ascii_only = model.settings.ascii_cards
+        with set_app(app):  # called from the network task: make this app the current one
+            run_in_terminal(
+                lambda: show_analysis(record, seat, ascii_only=ascii_only), in_executor=True
+            )
+
     model.on_quit = quit_app
+    model.on_analysis = analyse
     return app

@@ -17,6 +17,7 @@ Besides the uniformly random playout there are:
   seat that wants tricks cashes sure winners, wins cheaply and ruffs with its lowest
   spade; one that does not (a nil, a seat avoiding bags, a seat setting the other's nil)
   ducks under with its highest losing card and leads into the other seat's strength.
+- :func:`solve_bounded`: the same with a node budget, for a predictable worst case.
 - :func:`solve`: exact minimax (alpha-beta with a transposition table and equivalent-card
   pruning) of the rest of the hand, where the value of a finished hand is
   ``utility[final tricks of seat 0]``; seat 0 maximises it and seat 1 minimises it.
@@ -35,6 +36,7 @@ __all__ = [
     "greedy_playout",
     "random_playout",
     "solve",
+    "solve_bounded",
 ]
 
 _SPADES: Final = SUIT_MASKS[SPADES]
@@ -299,8 +301,58 @@ def solve(
     """The minimax value of the position: seat 0 maximises ``utility[its final tricks]``.
 
     ``trick_card`` is the leader's card already on the table (``-1`` if none); ``won0`` is
-    seat 0's tricks so far. Exact; meant for the last few tricks.
+    seat 0's tricks so far. Exact; meant for the last few tricks (unbounded effort: see
+    :func:`solve_bounded` for a node budget).
     """
+    return _solve(hand0, hand1, leader, trick_card, spades_broken, won0, utility, None)[0]
+
+
+def solve_bounded(
+    hand0: int,
+    hand1: int,
+    leader: int,
+    trick_card: int,
+    spades_broken: bool,
+    won0: int,
+    utility: Sequence[float],
+    max_nodes: int,
+) -> tuple[float, int]:
+    """:func:`solve` with at most ``max_nodes`` searched nodes; returns ``(value, nodes)``.
+
+    Once the budget is spent, every position the search still reaches is valued by
+    playing it out with the greedy policy (each seat wanting the next trick exactly when
+    it moves the utility its way), so the cost of a call is bounded and its value depends
+    only on its arguments (reproducible). With a budget the search does not exhaust, the
+    value is exact. ``nodes`` counts the searched nodes (at most ``max_nodes``). Raises
+    :class:`ValueError` if ``max_nodes < 1``.
+    """
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
+    return _solve(hand0, hand1, leader, trick_card, spades_broken, won0, utility, max_nodes)
+
+
+def _greedy_modes(util: Sequence[float]) -> list[int]:
+    """Greedy moods for the utility: both seats fight for a trick that raises seat 0's
+    utility (seat 1 to deny it) and both duck one that lowers it."""
+    size = len(util)
+    modes = [0] * (14 * 14)
+    for won0 in range(14):
+        up = won0 + 1 < size and util[won0 + 1] > util[min(won0, size - 1)]
+        for won1 in range(14):
+            modes[won0 * 14 + won1] = 3 if up else 0
+    return modes
+
+
+def _solve(
+    hand0: int,
+    hand1: int,
+    leader: int,
+    trick_card: int,
+    spades_broken: bool,
+    won0: int,
+    utility: Sequence[float],
+    max_nodes: int | None,
+) -> tuple[float, int]:
     util = list(utility)
     size = len(util)
     # range bounds: best and worst utility reachable with final tricks in [low, high]
@@ -318,10 +370,20 @@ def solve(
             bottom[low][high] = worst
     table: dict[tuple[int, int, int, int, bool, int], tuple[float, float]] = {}
     infinity = float("inf")
+    budget = max_nodes if max_nodes is not None else -1
+    counter = [0]
+    modes: list[int] = []
 
     def search(
         h0: int, h1: int, lead: int, card: int, broken: bool, won: int, alpha: float, beta: float
     ) -> float:
+        if counter[0] == budget:
+            # budget spent: value the rest by the greedy playout (no node counted)
+            if not modes:
+                modes.extend(_greedy_modes(util))
+            final = greedy_playout(h0, h1, lead, card, broken, won, 0, modes)[0]
+            return util[final if final < size else size - 1]
+        counter[0] += 1
         if card < 0:
             left = h0.bit_count()
             if left == 0:
@@ -412,4 +474,5 @@ def solve(
             table[key] = (best, best)
         return best
 
-    return search(hand0, hand1, leader, trick_card, spades_broken, won0, -infinity, infinity)
+    value = search(hand0, hand1, leader, trick_card, spades_broken, won0, -infinity, infinity)
+    return value, counter[0]

@@ -5,7 +5,9 @@ Shaped like OpenSpiel: the state knows whose turn it is (:attr:`GameState.curren
 seat, and :meth:`GameState.apply` either performs a legal action or raises
 :class:`~engine.errors.IllegalActionError` and changes nothing. Chance (the shuffle) is an
 input: before every hand the state waits for a :class:`~engine.actions.Deal` carrying a
-seed from outside::
+seed from outside (or, so that the seats' entropy can come after the commitment, a
+:class:`~engine.actions.Commit` of the seed and then a :class:`~engine.actions.Shuffle`
+with each seat's value: :attr:`GameState.awaiting_shuffle` is true in between)::
 
     state = GameState(RuleSet.preset("classic"))
     state.apply(None, Deal(secrets.token_bytes(32)))

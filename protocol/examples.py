@@ -80,6 +80,14 @@ EXAMPLE_SEED: Final = b"spades2 protocol example, hand "
 """Hand ``n`` of the example game is dealt with ``example_seed(n)``."""
 
 
+EXAMPLE_ANALYSIS = (
+    '{"seat": 0, "level": "normal", "preset": "classic", "accuracy": 91.4, '
+    '"verdicts": {"good": 87, "inaccuracy": 6, "mistake": 5, "blunder": 2, "forced": 8}, '
+    '"costliest": [97, 85, 70], "hands": [...]}'
+)
+"""A shortened ``analysis_json`` for the examples (a real one lists every decision)."""
+
+
 def example_seed(hand_number: int) -> bytes:
     """The 32-byte shuffle seed of hand ``hand_number`` in the example game."""
     return hashlib.sha256(EXAMPLE_SEED + str(hand_number).encode()).digest()
@@ -257,6 +265,7 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
         m.GetRecord(record_id=EXAMPLE_RECORD_ID, id=11),
         m.Entropy(code=EXAMPLE_TABLE, hand_number=1, value=EXAMPLE_ENTROPY, id=13),
         m.Ping(nonce=42, id=12),
+        m.GetAnalysis(record_id=EXAMPLE_RECORD_ID, seat=0, level="normal", id=14),
     )
 
 
@@ -345,6 +354,9 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
         m.EntropyAccepted(table=EXAMPLE_TABLE, hand_number=1, id=13),
         m.Pong(nonce=42, id=12),
         m.Left(table=EXAMPLE_TABLE, id=9),
+        m.AnalysisMessage(
+            record_id=record_id, seat=0, level="normal", analysis_json=EXAMPLE_ANALYSIS, id=14
+        ),
     )
 
 
@@ -801,6 +813,26 @@ def example_session() -> tuple[SessionStep, ...]:
             f"`record_json` is the engine's complete record (every card of every hand; "
             f"{len(record)} characters here, shortened below).",
             m.RecordMessage(record_id=EXAMPLE_RECORD_ID, record_json=record[:120] + "...", id=21),
+        )
+    )
+    add(
+        SessionStep(
+            "The analysis of a seat's play in it (as `spades analyze` shows it) can be "
+            "asked for too; it takes some seconds the first time:",
+            m.GetAnalysis(record_id=EXAMPLE_RECORD_ID, seat=0, level="normal", id=23),
+            client=True,
+        )
+    )
+    add(
+        SessionStep(
+            "`analysis_json` is the analysis as `engine.analysis` writes it (shortened).",
+            m.AnalysisMessage(
+                record_id=EXAMPLE_RECORD_ID,
+                seat=0,
+                level="normal",
+                analysis_json=EXAMPLE_ANALYSIS,
+                id=23,
+            ),
         )
     )
     add(SessionStep("Is the server still there?", m.Ping(nonce=7, id=22), client=True))

@@ -36,6 +36,7 @@ __all__ = [
     "Act",
     "ActionMessage",
     "AddBot",
+    "AnalysisMessage",
     "BidAction",
     "BidEvent",
     "BlindNilAction",
@@ -57,6 +58,7 @@ __all__ = [
     "ExchangeEvent",
     "GameOver",
     "GameOverEvent",
+    "GetAnalysis",
     "GetRecord",
     "HandResult",
     "HandScoredEvent",
@@ -152,7 +154,8 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "a new connection to be someone else).",
     "bad_token": "The `token` in `hello` is not known to this server. Say `hello` without "
     "a token to start as a new player.",
-    "bad_name": "The name has no printable characters, or has characters that are not printable.",
+    "bad_name": "The name breaks the text rules (see Text rules): it has control or "
+    "invisible characters, renders empty, or is a word the game uses itself (You, Bot...).",
     "bad_rules": "`create_table` named an unknown preset, or an override that is not a rule "
     "field or has a bad value; the message says which.",
     "unknown_table": "No table has this code (it never existed, or it has closed).",
@@ -648,7 +651,8 @@ class Hello(_Message):
     the lower of yours and the server's, named in ``welcome.protocol_minor``.
     """
     name: str = Field(min_length=1, max_length=24)
-    """Your display name, 1..24 characters (spaces are collapsed)."""
+    """Your display name, 1..24 characters (spaces are collapsed; the server applies the text
+    rules of :mod:`protocol.text` and answers ``bad_name``)."""
     token: str | None = Field(default=None, max_length=64)
     """The ``token`` of an earlier ``welcome``, to resume as that player."""
     id: RequestId | None = None
@@ -656,9 +660,13 @@ class Hello(_Message):
 
 
 class ListTables(_Message):
-    """Ask for the open tables (answer: ``table_list``)."""
+    """Ask for the open tables (answer: ``table_list``), a page at a time: the server answers
+    at most 50 tables; while a page is full, ask again with ``offset`` 50 further on. The
+    list may be up to a second old."""
 
     type: Literal["list_tables"] = "list_tables"
+    offset: int = Field(default=0, ge=0, le=1_000_000)
+    """How many open tables to skip (paging; 0: the first page)."""
     id: RequestId | None = None
     """Your request id, echoed in the answer."""
 
@@ -807,6 +815,27 @@ class GetRecord(_Message):
     """Your request id, echoed in the answer."""
 
 
+class GetAnalysis(_Message):
+    """Ask for the analysis of one seat's play in a finished game (``spades analyze``):
+    every decision of that seat judged, with what it knew and with all cards shown.
+
+    Anyone who may fetch the record may ask (the record shows every card anyway). The
+    server works it out in its bot workers at a low priority, so the answer can take some
+    seconds (a whole game at ``normal``: about 20 s of one core); it is kept, and asked
+    again, comes at once.
+    """
+
+    type: Literal["get_analysis"] = "get_analysis"
+    record_id: str = Field(min_length=1, max_length=64)
+    """The ``record_id`` of a ``game_over`` (or ``TableInfo``)."""
+    seat: Seat
+    """The seat whose decisions are judged."""
+    level: BotLevel = "normal"
+    """How many deals each decision is judged on: ``easy``, ``normal`` or ``hard``."""
+    id: RequestId | None = None
+    """Your request id, echoed in the answer."""
+
+
 class Entropy(_Message):
     """1.1: your seat's random value for the shuffle of hand ``hand_number``.
 
@@ -849,7 +878,8 @@ ClientMessage = Annotated[
     | Rematch
     | GetRecord
     | Entropy
-    | Ping,
+    | Ping
+    | GetAnalysis,
     Field(discriminator="type"),
 ]
 
@@ -1038,6 +1068,26 @@ class RecordMessage(_Message):
     """The ``id`` of your ``get_record``."""
 
 
+class AnalysisMessage(_Message):
+    """The answer to ``get_analysis``: the analysis as JSON text."""
+
+    type: Literal["analysis"] = "analysis"
+    record_id: str
+    """The record id asked for."""
+    seat: Seat
+    """The seat analysed."""
+    level: BotLevel
+    """The level asked for."""
+    analysis_json: str
+    """The analysis, JSON text: ``seat``, ``level``, ``accuracy``, ``verdicts`` (count per
+    verdict), ``costliest`` (decision indices) and ``hands``, each with its bid, tricks,
+    expected and double-dummy tricks, ``luck``, ``accuracy`` and ``decisions`` (``action``,
+    ``verdict``, ``knew``: expected points made, best, loss and the best action;
+    ``hindsight``: double-dummy tricks made and best), as ``engine.analysis`` writes it."""
+    id: RequestId | None = None
+    """The ``id`` of your ``get_analysis``."""
+
+
 class EntropyAccepted(_Message):
     """1.1: your ``entropy`` for this hand is in; it goes into the shuffle."""
 
@@ -1083,7 +1133,8 @@ ServerMessage = Annotated[
     | RecordMessage
     | EntropyAccepted
     | Pong
-    | Left,
+    | Left
+    | AnalysisMessage,
     Field(discriminator="type"),
 ]
 
@@ -1098,6 +1149,8 @@ ADDED_IN_1_1: Final[dict[type[BaseModel], frozenset[str]]] = {
     Entropy: frozenset(Entropy.model_fields),
     EntropyAccepted: frozenset(EntropyAccepted.model_fields),
     ShuffledEvent: frozenset(ShuffledEvent.model_fields),
+    GetAnalysis: frozenset(GetAnalysis.model_fields),
+    AnalysisMessage: frozenset(AnalysisMessage.model_fields),
 }
 """Fields each model gained in 1.1 (every field: a message or event new in 1.1).
 

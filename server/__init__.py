@@ -10,5 +10,6 @@
 
 from server.app import RunningServer, start_server
 from server.config import ServerConfig, default_db_path
+from server.errors import ServerError
 
-__all__ = ["RunningServer", "ServerConfig", "default_db_path", "start_server"]
+__all__ = ["RunningServer", "ServerConfig", "ServerError", "default_db_path", "start_server"]

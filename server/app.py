@@ -32,7 +32,11 @@ Semantics the protocol leaves to the server:
   fresh ``snapshot`` of your seat (``watch_table`` too): the way to resynchronise.
 - ``create_table``, ``add_bot`` and ``rematch`` are answered with a ``snapshot`` carrying the
   request's ``id``; the other seats get a ``table_update``. ``chat`` is answered by its echo
-  (``chat`` messages carry no ``id``).
+  (``chat`` messages carry no ``id``). The ``rematch`` that completes the agreement starts
+  the new game: everyone at the table gets its snapshot (version 0) before its events.
+- A snapshot of the seat to move carries its ``your_turn`` (protocol 1.1).
+- The rate budget gets back 2 tokens per ``your_turn`` and 1 per ``hand_started`` for each
+  seat asked for entropy: answering what the server asks for is never refused.
 - ``leave`` during a game forfeits it (``game_over`` with reason ``forfeit``); a table with
   no human left is closed. A dropped seat of a table that is not playing is freed when its
   hold runs out.
@@ -46,11 +50,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import logging
 import random
 import secrets
+import ssl
 import time
 from collections.abc import Awaitable, Callable
 from types import TracebackType
@@ -87,15 +91,22 @@ from protocol.codec import (
     json_from_msgpack,
 )
 from protocol.errors import ConversionError, DecodeError
+from protocol.text import TextError, clean_chat, clean_name
 from server.bots import BotRunner
 from server.config import ServerConfig
+from server.errors import StartupError
+from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
+from server.limits import AddressLimits, LimitError
 from server.rulebounds import check_score_range
-from server.store import Store
-from server.tables import CODE_ALPHABET, Level, Player, Seat, Table
+from server.store import Store, StoreError, TableRow, token_hash
+from server.tables import CODE_ALPHABET, Level, Player, Seat, Table, server_time
 from server.web import respond as web_respond
 from server.web import select_subprotocol
 
-__all__ = ["Conn", "Hub", "RunningServer", "start_server"]
+__all__ = ["LIST_PAGE_SIZE", "Conn", "Hub", "RunningServer", "start_server"]
+
+LIST_PAGE_SIZE = 50
+"""Tables in one ``table_list`` page (``list_tables`` asks for the next with ``offset``)."""
 
 log = logging.getLogger("server")
 
@@ -144,6 +155,7 @@ class Conn:
     _next_id = 0
 
     __slots__ = (
+        "address",
         "chat_rate",
         "close_task",
         "closed",
@@ -177,6 +189,7 @@ class Conn:
         self.strikes = 0
         self.closed = False
         self.close_task: asyncio.Task[None] | None = None
+        self.address = _address(ws)
 
     def send(self, message: BaseModel) -> None:
         """Queue ``message`` for this connection (dropped once it is closing), in the form
@@ -247,16 +260,30 @@ class Hub:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(config.database, autocommit=False, on_begin=self._schedule_flush)
+        self.store = Store(
+            config.database,
+            autocommit=False,
+            on_begin=self._schedule_flush,
+            wal_limit_bytes=config.wal_limit_bytes,
+        )
         self.bots = BotRunner(config.bot_workers, config.bot_iterations)
+        self.limits = AddressLimits(config)
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}
         self.seated: dict[str, set[str]] = {}  # player id -> codes of tables they sat at
         self.conns: set[Conn] = set()
         self.tasks: set[asyncio.Task[None]] = set()
+        # get_analysis: the analyses being worked out, and one worker's worth of room
+        self.analyses: dict[tuple[str, int, str], asyncio.Future[str]] = {}
+        self.analysis_slot = asyncio.Semaphore(1)
         self.started = time.monotonic()
         self.closing = False
         self._dirty: list[Conn] = []
+        self._writers: list[tuple[Conn, str, int | None]] = []  # requests that wrote, this turn
+        self._touched: set[str] = set()  # tables written this turn
+        self._list_cache: tuple[float | None, tuple[m.TableSummary, ...]] = (None, ())
+        self._new_players: list[tuple[Player, str]] = []  # players stored this turn
+        self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
         self._flush_handle: asyncio.Handle | None = None
 
     # ---- sending --------------------------------------------------------------------
@@ -283,19 +310,94 @@ class Hub:
             self._flush_handle.cancel()
             self._flush_handle = None
         dirty, self._dirty = self._dirty, []
+        writers, self._writers = self._writers, []
+        touched, self._touched = self._touched, set()
+        new_players, self._new_players = self._new_players, []
         try:
             self.store.commit()
-        except Exception:
-            log.exception("store commit failed; rebuilding the tables from the store")
-            self.store.rollback()
-            for table in list(self.tables.values()):
-                self._replay(table)
-            for conn in dirty:
-                conn.pending = []
-                conn.close_soon(1011, "server error; please reconnect")
+        except Exception as error:
+            for player, hashed in new_players:  # not stored after all: memory only again
+                player.unstored_token_hash = hashed
+                self.unstored[hashed] = player
+            self._commit_failed(error, dirty, writers, touched)
             return
         for conn in dirty:
             conn.flush()
+
+    def _commit_failed(
+        self,
+        error: Exception,
+        dirty: list[Conn],
+        writers: list[tuple[Conn, str, int | None]],
+        touched: set[str],
+    ) -> None:
+        """Nothing of this turn is stored: nobody hears of it, every request of the turn
+        that wrote is refused, and every table it touched goes back to its stored state."""
+        log.error("store commit failed, %d requests refused: %s", len(writers), error)
+        self.store.rollback()
+        for conn in dirty:
+            conn.pending = []
+        for code in touched:
+            self._restore(code)
+        for conn, request, req_id in writers:
+            conn.send(
+                _error(
+                    "internal_error",
+                    "the server could not store this (its disk may be full); nothing "
+                    "changed: try again",
+                    request,
+                    req_id,
+                )
+            )
+
+    def _restore(self, code: str) -> None:
+        """Bring table ``code`` back to what the store has, tell its audience, and let the
+        game go on a little later (so a store that keeps failing is not retried in a loop)."""
+        table = self.tables.get(code)
+        row = self.store.load_table(code)
+        if table is None:
+            if row is None or row.status == "closed":
+                return
+            table = self._load_row(row)
+            if table is None:
+                return
+            self.tables[code] = table
+        elif row is None or row.status == "closed":
+            self._drop_table(table)
+            return
+        else:
+            stored = Table.from_data(row.code, row.data, row.status, row.game_no)  # type: ignore[arg-type]
+            for old, new in zip(table.seats, stored.seats, strict=True):
+                if old.kind == new.kind == "human" and old.player_id == new.player_id:
+                    new.hold_deadline, new.bot_standing_in = old.hold_deadline, old.bot_standing_in
+            table.seats, table.status = stored.seats, stored.status
+            table.game_no, table.record_id = stored.game_no, stored.record_id
+            self._replay(table)
+        for index, seat in enumerate(table.seats):
+            if seat.kind == "human" and seat.player_id is not None:
+                self.seated.setdefault(seat.player_id, set()).add(code)
+                self._start_hold(table, index)
+        self._stop_tasks(table, holds=False)
+        for viewer, conn in self._audience(table):
+            conn.send(self._snapshot(table, viewer, None))
+        asyncio.get_running_loop().call_later(self.config.store_retry_seconds, self._resume, code)
+
+    def _resume(self, code: str) -> None:
+        table = self.tables.get(code)
+        if table is not None and table.status == "playing" and table.bot_task is None:
+            try:
+                self._advance(table)
+            except Exception as error:  # the store still fails: the next flush restores
+                log.error("table %s: cannot go on yet: %s", code, error)
+
+    def _drop_table(self, table: Table) -> None:
+        """Forget ``table`` in memory (it is closed, or was never stored)."""
+        self._stop_tasks(table)
+        for _, conn in self._audience(table):
+            conn.watching.discard(table.code)
+            conn.send(m.Left(table=table.code))
+        table.spectators.clear()
+        self.tables.pop(table.code, None)
 
     # ---- utilities ------------------------------------------------------------------
 
@@ -334,6 +436,7 @@ class Hub:
         return out
 
     def _save(self, table: Table) -> None:
+        self._touched.add(table.code)
         self.store.save_table(table.code, table.to_data(), table.status, table.game_no)
 
     def _send_update(self, table: Table, skip: Conn | None = None) -> None:
@@ -360,6 +463,12 @@ class Hub:
         return out
 
     def _sit(self, table: Table, index: int, player: Player) -> None:
+        hashed = player.unstored_token_hash
+        if hashed is not None:
+            self.store.add_player_hashed(player.id, player.name, hashed)
+            player.unstored_token_hash = None
+            del self.unstored[hashed]
+            self._new_players.append((player, hashed))
         table.seats[index] = Seat(kind="human", player_id=player.id, name=player.name)
         self.seated.setdefault(player.id, set()).add(table.code)
 
@@ -378,16 +487,17 @@ class Hub:
     # ---- start-up -------------------------------------------------------------------
 
     def load(self) -> None:
-        """Load every table that is not closed and rebuild its game from its actions."""
+        """Load every table that is not closed and rebuild its game from its actions.
+
+        A table whose stored data cannot be read or replayed is left out (and reported by
+        code, one log line each); the others load.
+        """
+        bad: list[str] = []
         for row in self.store.load_tables():
-            table = Table.from_data(row.code, row.data, row.status, row.game_no)  # type: ignore[arg-type]
-            self._replay(table)
-            for seat in table.seats:
-                if seat.kind == "human" and seat.player_id is not None:
-                    self.players.setdefault(
-                        seat.player_id, Player(seat.player_id, seat.name or "?")
-                    )
-                    self.seated.setdefault(seat.player_id, set()).add(row.code)
+            table = self._load_row(row)
+            if table is None:
+                bad.append(row.code)
+                continue
             self.tables[table.code] = table
             log.info(
                 "table %s: loaded (%s, game %d, version %d)",
@@ -396,11 +506,30 @@ class Hub:
                 table.game_no,
                 table.state.version,
             )
+        if bad:
+            log.error("%d stored tables could not be loaded: %s", len(bad), ", ".join(bad))
         for table in list(self.tables.values()):
+            table.humans_gone_at = self.now if table.has_humans() else None
             for index, seat in enumerate(table.seats):
                 if seat.kind == "human":
                     self._start_hold(table, index)
             self._advance(table)
+
+    def _load_row(self, row: TableRow) -> Table | None:
+        """The table of a stored row with its game replayed, or ``None`` (logged) if the
+        row is damaged: bad JSON, missing fields, bad rules, actions that do not replay."""
+        try:
+            table = Table.from_data(row.code, row.data, row.status, row.game_no)  # type: ignore[arg-type]
+            self._replay(table)
+            table.info(None, self.players, 0.0)  # its messages can be built
+        except Exception as error:
+            log.error("table %s: stored data is damaged, not loaded: %r", row.code, error)
+            return None
+        for seat in table.seats:
+            if seat.kind == "human" and seat.player_id is not None:
+                self.players.setdefault(seat.player_id, Player(seat.player_id, seat.name or "?"))
+                self.seated.setdefault(seat.player_id, set()).add(row.code)
+        return table
 
     def _replay(self, table: Table) -> None:
         table.state = type(table.state)(table.rules)
@@ -452,10 +581,13 @@ class Hub:
 
     async def handler(self, ws: ServerConnection) -> None:
         conn = Conn(ws, self.config, self)
-        if len(self.conns) >= self.config.max_connections or self.closing:
+        full = len(self.conns) >= self.config.max_connections or self.closing
+        if full or not self.limits.connect(conn.address):
+            reason = "the server is full" if full else "your address has too many connections"
+            log.info("connection from %s refused: %s", _peer(ws), reason)
             with contextlib.suppress(ConnectionClosed):
-                full = _error("server_full", "the server is full; try later", None, None)
-                await ws.send(encode_json(full) if conn.json else encode(full))
+                refusal = _error("server_full", f"{reason}; try later", None, None)
+                await ws.send(encode_json(refusal) if conn.json else encode(refusal))
                 await ws.close(1013, "server full")
             return
         self.conns.add(conn)
@@ -465,6 +597,7 @@ class Hub:
         except ConnectionClosed:
             pass
         finally:
+            self.limits.disconnect(conn.address)
             self.conns.discard(conn)
             conn.closed = True
             conn.pending = []
@@ -505,10 +638,13 @@ class Hub:
             return
         if not self._rate_ok(conn, message.type, message.id):
             return
+        writes = self.store.write_attempts
         try:
             self._dispatch(conn, message)
         except RequestError as error:
             conn.send(_error(error.code, error.message, message.type, message.id))
+        except StoreError:  # logged where it happened; the flush refuses the whole turn
+            pass
         except Exception:
             log.exception("connection %d: %s failed", conn.id, message.type)
             conn.send(
@@ -516,6 +652,9 @@ class Hub:
                     "internal_error", "the server failed on this request", message.type, message.id
                 )
             )
+        finally:
+            if self.store.write_attempts != writes:
+                self._writers.append((conn, message.type, message.id))
 
     def _rate_ok(self, conn: Conn, request: str | None, req_id: int | None) -> bool:
         if conn.rate.take():
@@ -538,6 +677,11 @@ class Hub:
         if player is None or player.conn is not conn:
             return
         player.conn = None
+        if player.unstored_token_hash is not None and not self._tables_of(player.id):
+            # never sat down: nothing of them is kept
+            del self.unstored[player.unstored_token_hash]
+            del self.players[player.id]
+            return
         if self.closing:
             return
         for table in self._tables_of(player.id):
@@ -546,6 +690,8 @@ class Hub:
                 self._start_hold(table, index)
                 log.info("table %s: seat %d dropped", table.code, index)
                 self._send_update(table)
+                if not table.humans_connected(self.players):
+                    table.humans_gone_at = self.now
 
     # ---- requests -------------------------------------------------------------------
 
@@ -569,6 +715,7 @@ class Hub:
             m.Leave: self._leave,
             m.Rematch: self._rematch,
             m.GetRecord: self._get_record,
+            m.GetAnalysis: self._get_analysis,
             m.Entropy: self._entropy,
             m.Ping: self._ping,
         }
@@ -582,24 +729,31 @@ class Hub:
                 f"protocol version {message.protocol_version} is not supported; "
                 f"this server speaks version {versions}",
             )
-        name = " ".join(message.name.split())
-        if not name or not name.isprintable():
-            raise RequestError("bad_name", "a name needs printable characters")
+        try:
+            name = clean_name(message.name)
+        except TextError as error:
+            raise RequestError("bad_name", str(error)) from None
         if message.token is not None:
-            row = self.store.player_by_token(message.token)
-            if row is None:
+            fresh = self.unstored.get(token_hash(message.token))
+            row = None if fresh is not None else self.store.player_by_token(message.token)
+            if fresh is not None:
+                player = fresh
+            elif row is None:
                 raise RequestError(
                     "bad_token", "this token is not known here; say hello without one"
                 )
-            player = self.players.get(row.id)
-            if player is None:
-                player = self.players[row.id] = Player(row.id, row.name)
+            else:
+                player = self.players.get(row.id) or Player(row.id, row.name)
+                self.players[row.id] = player
             token, resumed = message.token, True
         else:
+            # kept in memory only until the player first sits down (see _sit)
             player_id = secrets.token_hex(8)
             token, resumed = secrets.token_urlsafe(32), False
-            self.store.add_player(player_id, name, token)
-            player = self.players[player_id] = Player(player_id, name)
+            hashed = token_hash(token)
+            player = Player(player_id, name, unstored_token_hash=hashed)
+            self.players[player_id] = player
+            self.unstored[hashed] = player
         conn.minor = min(message.protocol_minor, m.PROTOCOL_MINOR)
         old = player.conn
         if old is not None and old is not conn:
@@ -619,7 +773,7 @@ class Hub:
                 tables=tuple(t.code for t in seated),
                 id=message.id,
                 protocol_minor=conn.minor,
-                server_time=time.time(),
+                server_time=server_time(self.now),
                 entropy_seconds=self.config.entropy_seconds,
             )
         )
@@ -642,6 +796,15 @@ class Hub:
         if was_standing_in and table.bot_task is not None and table.bot_seat == index:
             table.bot_task.cancel()
             table.bot_task = None
+        table.humans_gone_at = None
+        if table.paused:
+            table.paused = False
+            other = table.seats[1 - index]
+            idle = table.bot_task is None or table.bot_task.done()
+            others_turn = table.state.current_player == 1 - index
+            bot_to_move = other.kind == "bot" or other.bot_standing_in
+            if table.status == "playing" and idle and others_turn and bot_to_move:
+                self._advance(table)  # the bots stopped while nobody was here
         conn.send(self._snapshot(table, index, None))
         self._send_update(table, skip=conn)
         log.info("table %s: seat %d back", table.code, index)
@@ -649,17 +812,24 @@ class Hub:
             self._prompt(table, index)
 
     def _list_tables(self, conn: Conn, player: Player, message: m.ListTables) -> None:
+        # built at most once per list_cache_seconds, whoever asks: listing every public
+        # table for every request would let a few clients fill a core
         now = self.now
-        shown = itertools.islice(
-            (t for t in self.tables.values() if not t.private and t.status != "closed"), 200
-        )
-        tables = tuple(table.summary(self.players, now) for table in shown)
-        conn.send(m.TableList(tables=tables, id=message.id))
+        built_at, summaries = self._list_cache
+        if built_at is None or now - built_at >= self.config.list_cache_seconds:
+            public = (t for t in self.tables.values() if not t.private and t.status != "closed")
+            summaries = tuple(table.summary(self.players, now) for table in public)
+            self._list_cache = (now, summaries)
+        page = summaries[message.offset : message.offset + LIST_PAGE_SIZE]
+        conn.send(m.TableList(tables=page, id=message.id))
 
     def _create_table(self, conn: Conn, player: Player, message: m.CreateTable) -> None:
-        open_tables = sum(1 for t in self.tables.values() if t.status != "finished")
-        if open_tables >= self.config.max_tables:
+        if len(self.tables) >= self.config.max_tables:  # finished tables hold memory too
             raise RequestError("server_full", "the server has as many tables as it can hold")
+        try:
+            self.limits.check_new_table(conn.address, self.tables.values(), message.bot is not None)
+        except LimitError as error:
+            raise RequestError("server_full", str(error)) from None
         mine = [t for t in self._tables_of(player.id) if t.status != "finished"]
         if len(mine) >= self.config.max_tables_per_player:
             raise RequestError("server_full", "you sit at as many tables as one player may")
@@ -681,6 +851,7 @@ class Hub:
             ),
             turn_seconds=message.turn_seconds,
         )
+        table.address = conn.address
         index = message.seat if message.seat is not None else 0
         self._sit(table, index, player)
         if message.bot is not None:
@@ -752,6 +923,12 @@ class Hub:
         if table.seat_of(player.id) is None:
             raise RequestError("not_seated", "only a player seated at the table may add the bot")
         index = self._free_seat(table, message.seat)
+        try:
+            self.limits.check_bot(conn.address, self.tables.values())
+        except LimitError as error:
+            raise RequestError("server_full", str(error)) from None
+        if table.address is None:
+            table.address = conn.address  # the bot's work counts for who brought it
         self.bots.warm()
         table.seats[index] = Seat(
             kind="bot", name=f"bot ({message.level})", bot_level=message.level, rematch=True
@@ -799,13 +976,14 @@ class Hub:
         index = table.seat_of(player.id)
         if index is None and conn not in table.spectators:
             raise RequestError("not_at_table", "you are not at this table")
-        text = message.text.strip()
+        try:
+            text = clean_chat(message.text)  # the name rules: nothing that forges a screen
+        except TextError as error:
+            raise RequestError("bad_message", str(error)) from None
         if len(text) > self.config.chat_max_chars:
             raise RequestError(
                 "chat_too_long", f"chat is limited to {self.config.chat_max_chars} characters"
             )
-        if not text:
-            raise RequestError("bad_message", "chat text is empty")
         if not conn.chat_rate.take():
             raise RequestError("rate_limited", "too much chat; slow down")
         out = encode(m.ChatMessage(table=table.code, seat=index, name=player.name, text=text))
@@ -886,6 +1064,10 @@ class Hub:
         conn.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
 
     def _entropy(self, conn: Conn, player: Player, message: m.Entropy) -> None:
+        if conn.minor < 1:  # its answer would be a message a 1.0 connection never gets
+            raise RequestError(
+                "bad_message", "entropy is a protocol 1.1 message: say protocol_minor 1 in hello"
+            )
         table = self._table(message.code)
         index = table.seat_of(player.id)
         if index is None:
@@ -950,6 +1132,53 @@ class Hub:
             self._shuffle(table)
             self._advance(table)
 
+    def _get_analysis(self, conn: Conn, player: Player, message: m.GetAnalysis) -> None:
+        if conn.minor < 1:
+            raise RequestError("bad_message", "get_analysis is new in protocol 1.1")
+        record_json = self.store.record_json(message.record_id)
+        if record_json is None:
+            raise RequestError("record_not_available", "no finished game has this record id (yet)")
+        key = (message.record_id, message.seat, message.level)
+        cached = self.store.analysis_json(*key)
+        if cached is not None:
+            conn.send(self._analysis_message(message, cached))
+            return
+        work = self.analyses.get(key)
+        if work is None:  # one analysis per record, seat and level, however many ask
+            work = asyncio.ensure_future(self._analyse(record_json, *key))
+            self.analyses[key] = work
+            work.add_done_callback(lambda _: self.analyses.pop(key, None))
+        self.spawn(self._answer_analysis(conn, message, work))
+
+    async def _analyse(self, record_json: str, record_id: str, seat: int, level: str) -> str:
+        async with self.analysis_slot:  # one at a time: a bot worker stays free for the tables
+            text = await self.bots.analyse(record_json, seat, level)
+        self.store.save_analysis(record_id, seat, level, text)
+        return text
+
+    async def _answer_analysis(
+        self, conn: Conn, message: m.GetAnalysis, work: asyncio.Future[str]
+    ) -> None:
+        try:
+            text = await asyncio.shield(work)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("record %s: the analysis failed", message.record_id)
+            conn.send(_error("internal_error", "the analysis failed", message.type, message.id))
+            return
+        conn.send(self._analysis_message(message, text))
+
+    @staticmethod
+    def _analysis_message(message: m.GetAnalysis, text: str) -> m.AnalysisMessage:
+        return m.AnalysisMessage(
+            record_id=message.record_id,
+            seat=message.seat,
+            level=message.level,
+            analysis_json=text,
+            id=message.id,
+        )
+
     def _ping(self, conn: Conn, player: Player, message: m.Ping) -> None:
         conn.send(m.Pong(nonce=message.nonce, id=message.id))
 
@@ -979,6 +1208,7 @@ class Hub:
         """
         state = table.state
         outcome = state.apply(seat, action)  # IllegalActionError: nothing changed
+        self._touched.add(table.code)
         audience = self._audience(table)
         # once per viewer kind (seat 0, 1, spectators) and protocol minor version
         encoded: dict[tuple[int | None, int], bytes | None] = {}
@@ -997,6 +1227,10 @@ class Hub:
             self.store.append_action(
                 table.code, table.game_no, state.version, seat, str(action), seq
             )
+        except StoreError as error:  # the flush that follows restores every table
+            log.error("table %s: cannot store this action: %s", table.code, error)
+            self._replay(table)
+            raise
         except Exception:
             log.exception("table %s: cannot record this action; reloading the game", table.code)
             self._replay(table)
@@ -1117,7 +1351,19 @@ class Hub:
             and table.state.version == version
             and table.state.current_player == index
             and (forced or seat.kind == "bot" or seat.bot_standing_in)
+            and not (seat.kind == "human" and self._nobody_there(table))
         )
+
+    def _nobody_there(self, table: Table) -> bool:
+        """No human at ``table`` has been connected for ``standin_idle_seconds``: bots stop
+        moving for absent humans (playing nobody would only burn the CPU)."""
+        gone = table.humans_gone_at
+        if gone is None or self.now - gone <= self.config.standin_idle_seconds:
+            return False
+        if not table.paused:
+            table.paused = True
+            log.info("table %s: nobody here; stand-ins wait", table.code)
+        return True
 
     async def _bot_turn(
         self,
@@ -1192,8 +1438,11 @@ class Hub:
         seat = table.seats[index]
         if seat.kind != "human" or self._conn_of(seat) is not None or index in table.hold_tasks:
             return
-        seat.hold_deadline = self.now + table.hold_seconds
-        table.hold_tasks[index] = self.spawn(self._hold(table, index, table.hold_seconds))
+        seconds = table.hold_seconds
+        if table.status != "playing":  # nothing to come back to yet (or any more)
+            seconds = min(seconds, self.config.idle_table_hold_seconds)
+        seat.hold_deadline = self.now + seconds
+        table.hold_tasks[index] = self.spawn(self._hold(table, index, seconds))
 
     async def _hold(self, table: Table, index: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -1222,6 +1471,23 @@ class Hub:
             return
         self._send_update(table)
 
+    # ---- abandoned tables -----------------------------------------------------------
+
+    async def reap_abandoned(self) -> None:
+        """Forever: close playing tables where no human has been connected for
+        ``abandoned_table_seconds`` (tables that are not playing go when their holds do)."""
+        limit = self.config.abandoned_table_seconds
+        while True:
+            await asyncio.sleep(min(10.0, limit / 4))
+            now = self.now
+            for table in list(self.tables.values()):
+                gone = table.humans_gone_at
+                if table.status == "playing" and gone is not None and now - gone > limit:
+                    log.info("table %s: abandoned; closed", table.code)
+                    table.status = "closed"
+                    self._save(table)
+                    self._drop_table(table)
+
     # ---- shutdown -------------------------------------------------------------------
 
     def close(self) -> None:
@@ -1229,8 +1495,17 @@ class Hub:
         self.flush()
         for task in list(self.tasks):
             task.cancel()
+        for work in list(self.analyses.values()):
+            work.cancel()
         self.bots.close()
         self.store.close()
+
+
+def _address(ws: ServerConnection) -> str:
+    try:
+        return str(ws.remote_address[0])
+    except Exception:
+        return "?"
 
 
 def _peer(ws: ServerConnection) -> str:
@@ -1244,13 +1519,13 @@ def _peer(ws: ServerConnection) -> str:
 class RunningServer:
     """A started server: ``port``, ``url``, and ``close()`` (also an async context manager)."""
 
-    def __init__(self, hub: Hub, server: Server, host: str, port: int) -> None:
+    def __init__(self, hub: Hub, server: Server, host: str, port: int, tls: bool = False) -> None:
         self.hub = hub
         self.server = server
         self.host = host
         self.port = port
         shown = f"[{host}]" if ":" in host else host
-        self.url = f"ws://{shown}:{port}/"
+        self.url = f"{'wss' if tls else 'ws'}://{shown}:{port}/"
         self._closed = False
 
     async def close(self) -> None:
@@ -1281,6 +1556,8 @@ class RunningServer:
 
 async def start_server(config: ServerConfig) -> RunningServer:
     """Open the store, resume its unfinished games, and listen (``port=0``: any free port)."""
+    tls = _tls_context(config)
+    fd_limit = config.fd_limit if config.fd_limit is not None else raise_fd_limit()
     hub = Hub(config)
     try:
         hub.load()
@@ -1295,12 +1572,36 @@ async def start_server(config: ServerConfig) -> RunningServer:
             ping_interval=config.ping_interval,
             ping_timeout=config.ping_timeout,
             close_timeout=config.close_timeout,
+            open_timeout=config.handshake_timeout,
             max_queue=32,
+            create_connection=guarded_connection(config, fd_limit),
+            logger=OneLineLogger(logging.getLogger("websockets.server")),
+            ssl=tls,
         )
     except BaseException:
         hub.close()
         raise
+    hub.spawn(watch_stalled(lambda: server.handlers.keys(), config))
+    hub.spawn(hub.reap_abandoned())
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
-    log.info("listening on %s:%d", config.host, port)
-    return RunningServer(hub, server, config.host, port)
+    log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")
+    return RunningServer(hub, server, config.host, port, tls=tls is not None)
+
+
+def _tls_context(config: ServerConfig) -> ssl.SSLContext | None:
+    """The server's TLS context (TLS 1.2 or later), or ``None`` without a certificate.
+
+    Raises :class:`StartupError` when the certificate or key cannot be loaded.
+    """
+    if config.certfile is None:
+        if config.keyfile is not None:
+            raise StartupError("--keyfile needs --certfile")
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(config.certfile, config.keyfile)
+    except (OSError, ssl.SSLError) as error:
+        raise StartupError(f"cannot load the TLS certificate {config.certfile}: {error}") from None
+    return context

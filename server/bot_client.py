@@ -38,7 +38,7 @@ async def play(
     table: str,
     *,
     level: str = "normal",
-    name: str = "bot",
+    name: str = "robot",
     seat: int | None = None,
     games: int = 1,
     seed: int | None = None,

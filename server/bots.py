@@ -8,7 +8,8 @@ The executor is created on the first decision, so a server without bots starts n
 process. Workers run at a lower priority (nice 10), so that thinking bots take only the
 CPU the event loop leaves. Workers get only the seat's picklable
 :class:`engine.PlayerView` (what that seat may know), the level and a seed, and build
-the bot themselves.
+the bot themselves. Game analyses (``get_analysis``) run in the same workers, one at a
+time (the server takes care of that), so a worker stays free for the bots.
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import logging
 import multiprocessing
 import os
 
 from engine import Action, PlayerView
+from engine.analysis import analysis_to_dict, analyze_record
 from engine.bot import Bot
 
-__all__ = ["BotRunner", "choose"]
+__all__ = ["BotRunner", "analyse", "choose"]
 
 log = logging.getLogger("server")
 
@@ -31,6 +34,15 @@ log = logging.getLogger("server")
 def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> Action:
     """Run in a worker: the bot's action for ``view``."""
     return Bot(level, seed=seed, iterations=iterations).choose(view)
+
+
+def analyse(record_json: str, seat: int, level: str) -> str:
+    """Run in a worker: ``engine.analysis`` of ``seat`` in a record, as JSON text.
+
+    Raises :class:`~engine.errors.EngineError` (or ``ValueError``) for a bad record.
+    """
+    record = json.loads(record_json)
+    return json.dumps(analysis_to_dict(analyze_record(record, seat, level)))
 
 
 def _lower_priority() -> None:
@@ -92,6 +104,14 @@ class BotRunner:
                     log.warning("bot worker processes keep failing; bots think in a thread")
                     self.workers = 0
             raise
+
+    async def analyse(self, record_json: str, seat: int, level: str) -> str:
+        """The analysis of ``seat`` in a record (see :func:`analyse`), off the event loop.
+
+        Raises what :func:`analyse` raises, or ``concurrent.futures.BrokenExecutor``.
+        """
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._get_executor(), analyse, record_json, seat, level)
 
     def close(self) -> None:
         """Stop the workers (decisions in flight are abandoned)."""

@@ -19,6 +19,7 @@ import signal
 import sys
 
 from server.config import ServerConfig, default_db_path
+from server.errors import ServerError
 
 __all__ = ["add_bot_arguments", "add_serve_arguments", "config_from_args", "run_bot", "run_serve"]
 
@@ -111,6 +112,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.close_timeout,
         help=f"seconds to wait for a closing handshake (default {d.close_timeout:g})",
     )
+    add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
+    add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
 
 
@@ -133,6 +136,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
         close_timeout=args.close_timeout,
+        certfile=args.certfile,
+        keyfile=args.keyfile,
     )
 
 
@@ -167,10 +172,18 @@ def run_serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    config = config_from_args(args)
     try:
-        asyncio.run(_serve(config_from_args(args)))
+        asyncio.run(_serve(config))
+    except ServerError as error:  # the store cannot be opened: already one clear line
+        print(f"spades server: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
-        print(f"spades server: cannot listen: {error}", file=sys.stderr)
+        reason = error.strerror or str(error)
+        print(
+            f"spades server: cannot listen on {config.host}:{config.port}: {reason}",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:
         pass
@@ -182,7 +195,7 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", help="server URL, e.g. ws://127.0.0.1:8765/")
     parser.add_argument("--table", required=True, help="code of the table to sit at")
     parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
-    parser.add_argument("--name", default="bot", help="the name to sit under (default 'bot')")
+    parser.add_argument("--name", default="robot", help="the name to sit under (default 'robot')")
     parser.add_argument("--seat", type=int, choices=(0, 1), default=None, help="seat to take")
     parser.add_argument("--games", type=int, default=1, help="games to play, agreeing to rematches")
 

@@ -47,7 +47,34 @@ class ServerConfig:
       is noticed and dropped within their sum (15 s by default).
     - ``send_queue_limit``: messages queued for a slow reader before it is disconnected.
     - ``send_buffer_bytes``: bytes waiting in the socket for a slow reader before it is
-      disconnected.
+      disconnected (pongs to its pings included); a peer whose output has not drained for
+      ``ping_interval + ping_timeout`` is disconnected too.
+    - ``pings_per_second``/``ping_burst``: websocket ping frames one connection may send
+      (each costs a pong); beyond them the connection is dropped.
+    - ``handshake_timeout``: seconds a new TCP connection has to finish its websocket
+      handshake.
+    - ``certfile``/``keyfile``: a PEM certificate (chain) and its key: the server speaks
+      TLS (``wss://``); ``keyfile`` may be left out when ``certfile`` holds both.
+    - ``max_connections_per_address``/``max_tables_per_address``/
+      ``max_bot_tables_per_address``: what one network address may hold (``None``: a
+      quarter of ``max_connections``, a fifth of ``max_tables``, a fiftieth of
+      ``max_tables``, at least 4 each). Every table in memory counts, finished ones too.
+    - ``idle_table_hold_seconds``: the most a dropped seat is held at a table that is not
+      playing (waiting or finished), whatever the table asked for: such tables are
+      reclaimed once nobody is left.
+    - ``standin_idle_seconds``: stand-in bots stop moving once no human at the table has
+      been connected for this long; the game waits for someone to come back.
+    - ``abandoned_table_seconds``: a playing table with no human connected for this long
+      is closed (its game stays unfinished).
+    - ``wal_limit_bytes``: the store's write-ahead log is truncated once it grows past
+      this (under steady writes it would otherwise never start over).
+    - ``fd_limit``: the open-file limit to plan for (``None``: raise the soft limit to the
+      hard one at start and use that); new connections are shed 128 descriptors short of
+      it, so the store and the bot workers always have theirs.
+    - ``list_cache_seconds``: how long one listing of the open tables serves every
+      ``list_tables``.
+    - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
+      game waits before the server moves on in it again (deals, bots).
     """
 
     host: str = "127.0.0.1"
@@ -74,7 +101,22 @@ class ServerConfig:
     ping_timeout: float = 8.0
     close_timeout: float = 2.0
     send_queue_limit: int = 2000
-    send_buffer_bytes: int = 4 * 1024 * 1024
+    send_buffer_bytes: int = 256 * 1024
+    store_retry_seconds: float = 1.0
+    certfile: str | None = None
+    list_cache_seconds: float = 1.0
+    fd_limit: int | None = None
+    wal_limit_bytes: int = 64 * 1024 * 1024
+    max_connections_per_address: int | None = None
+    max_tables_per_address: int | None = None
+    max_bot_tables_per_address: int | None = None
+    idle_table_hold_seconds: int = 60
+    standin_idle_seconds: float = 30.0
+    abandoned_table_seconds: float = 3900.0
+    keyfile: str | None = None
+    pings_per_second: float = 2.0
+    ping_burst: int = 20
+    handshake_timeout: float = 5.0
 
     @property
     def database(self) -> str:

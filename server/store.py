@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -23,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ActionRow", "PlayerRow", "Store", "TableRow", "token_hash"]
+from server.errors import ServerError
+
+__all__ = ["ActionRow", "PlayerRow", "Store", "StoreError", "TableRow", "token_hash"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -48,6 +51,10 @@ CREATE TABLE IF NOT EXISTS actions (
     seq INTEGER,
     PRIMARY KEY (code, game_no, idx)
 );
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value
+);
 CREATE TABLE IF NOT EXISTS records (
     record_id TEXT PRIMARY KEY,
     code TEXT NOT NULL,
@@ -55,7 +62,24 @@ CREATE TABLE IF NOT EXISTS records (
     record TEXT NOT NULL,
     created REAL NOT NULL DEFAULT (julianday('now'))
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    record_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    level TEXT NOT NULL,
+    analysis TEXT NOT NULL,
+    PRIMARY KEY (record_id, seat, level)
+);
 """
+
+
+class StoreError(ServerError):
+    """The store cannot be opened, or it lost the writes of its open transaction.
+
+    Raised by ``Store(path)`` (one line: the path and what is wrong), and by
+    :meth:`Store.commit` and every write until then when a write or the commit failed
+    (say the disk is full): nothing since the last commit is stored, and the caller must
+    bring its memory back to what is.
+    """
 
 
 def token_hash(token: str) -> str:
@@ -71,10 +95,19 @@ class PlayerRow:
 
 @dataclass(frozen=True)
 class TableRow:
+    """A stored table; ``data`` parses its JSON (raises ``ValueError`` if it is damaged)."""
+
     code: str
-    data: dict[str, Any]
+    data_json: str
     status: str
     game_no: int
+
+    @property
+    def data(self) -> dict[str, Any]:
+        data = json.loads(self.data_json)
+        if not isinstance(data, dict):
+            raise ValueError("the table's data is not a JSON object")
+        return data
 
 
 @dataclass(frozen=True)
@@ -93,20 +126,23 @@ class Store:
         path: str,
         autocommit: bool = True,
         on_begin: Callable[[], None] | None = None,
+        wal_limit_bytes: int = 64 * 1024 * 1024,
+        checkpoint_interval: float = 1.0,
     ) -> None:
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+        self._db = self._open_db(path)
         self.autocommit = autocommit
         self.on_begin = on_begin
         self._open = False
+        self._lost: str | None = None  # why the open transaction's writes were lost
+        self.write_attempts = 0  # every write tried, so a caller can tell who wrote
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
+        self.wal_limit_bytes = wal_limit_bytes
+        self.checkpoint_interval = checkpoint_interval
+        if path != ":memory:":
+            # after a checkpoint that resets the log, the WAL file is cut back to this size
+            self._db.execute(f"PRAGMA journal_size_limit={int(wal_limit_bytes)}")
         if not autocommit and path != ":memory:":
             # checkpoints (which copy the WAL into the database and fsync it) would stall
             # the event loop inside a commit now and then: a thread does them instead
@@ -116,27 +152,90 @@ class Store:
             )
             self._checkpointer.start()
 
+    @staticmethod
+    def _open_db(path: str) -> sqlite3.Connection:
+        """Open (or create, mode 0600) the file and prove it is a writable store.
+
+        Raises :class:`StoreError` with one line saying what is wrong.
+        """
+        db: sqlite3.Connection | None = None
+        try:
+            if path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                # created 0600: tokens are hashed, but tables, names and records are
+                # nobody else's business (an existing file keeps its mode)
+                os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(_SCHEMA)
+            # a real write now, so a read-only file fails here and not at the first move
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', julianday('now'))"
+            )
+            db.execute("COMMIT")
+        except (OSError, sqlite3.Error) as error:
+            if db is not None:
+                db.close()
+            reason = str(error)
+            if isinstance(error, OSError) and error.strerror:
+                reason = (
+                    f"{error.strerror} ({error.filename})" if error.filename else error.strerror
+                )
+            raise StoreError(f"cannot open the store {path}: {reason}") from None
+        return db
+
     def _checkpoint_loop(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        wal = Path(self.path + "-wal")
         try:
             db.execute("PRAGMA busy_timeout=100")
-            while not self._stop.wait(1.0):
+            while not self._stop.wait(self.checkpoint_interval):
                 with contextlib.suppress(sqlite3.Error):
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    # under steady writes a passive checkpoint never catches up with the
+                    # end of the log, so the log never starts over and grows without
+                    # end: past the limit, truncate it (writers wait a moment for that)
+                    if wal.exists() and wal.stat().st_size > self.wal_limit_bytes:
+                        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             db.close()
 
     def commit(self) -> None:
-        """Commit the writes made since the last commit (``autocommit=False``)."""
-        if self._open:
+        """Commit the writes made since the last commit (``autocommit=False``).
+
+        Raises :class:`StoreError` when they are lost: a write failed (SQLite rolls the
+        whole transaction back on ``SQLITE_FULL``) or the COMMIT itself did. Either way
+        the store is left with no open transaction, ready for the next write.
+        """
+        lost, self._lost = self._lost, None
+        if lost is not None:
+            self._open = False
+            raise StoreError(lost)
+        if not self._open:
+            return
+        try:
             self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            self._abandon()
+            raise StoreError(f"commit failed: {error}") from error
+        finally:
             self._open = False
 
     def rollback(self) -> None:
-        """Forget the writes made since the last commit."""
+        """Forget the writes made since the last commit (a no-op when there are none)."""
+        self._lost = None
         if self._open:
             self._open = False
-            self._db.execute("ROLLBACK")
+            self._abandon()
+
+    def _abandon(self) -> None:
+        # after a failed COMMIT SQLite may or may not have rolled back already
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
     def close(self) -> None:
         """Commit, checkpoint the WAL and close the file."""
@@ -151,6 +250,11 @@ class Store:
             self._db.close()
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+        self.write_attempts += 1
+        if self._lost is not None:
+            # the transaction is gone: a write now would start a new one and store half
+            # of this turn; refuse until the caller has committed (and heard of the loss)
+            raise StoreError(self._lost)
         if self.autocommit:
             with self._db:
                 self._db.execute("BEGIN")
@@ -161,14 +265,24 @@ class Store:
             self._open = True
             if self.on_begin is not None:
                 self.on_begin()
-        self._db.execute(sql, params)  # a failed statement leaves the transaction as it was
+        try:
+            self._db.execute(sql, params)
+        except sqlite3.Error as error:
+            if self._db.in_transaction:
+                raise  # only this statement failed: the transaction is as it was
+            self._lost = f"write failed and the transaction was rolled back: {error}"
+            raise StoreError(self._lost) from error
 
     # ---- players ----------------------------------------------------------------------
 
     def add_player(self, player_id: str, name: str, token: str) -> None:
+        self.add_player_hashed(player_id, name, token_hash(token))
+
+    def add_player_hashed(self, player_id: str, name: str, hashed: str) -> None:
+        """Store a player by the SHA-256 of its token (see :func:`token_hash`)."""
         self._write(
             "INSERT INTO players (id, name, token_hash) VALUES (?, ?, ?)",
-            (player_id, name, token_hash(token)),
+            (player_id, name, hashed),
         )
 
     def player_by_token(self, token: str) -> PlayerRow | None:
@@ -191,16 +305,20 @@ class Store:
             (code, json.dumps(data), status, game_no),
         )
 
+    def load_table(self, code: str) -> TableRow | None:
+        """The stored row of table ``code`` (whatever its status), or ``None``."""
+        row = self._db.execute(
+            "SELECT code, data, status, game_no FROM tables WHERE code = ?", (code,)
+        ).fetchone()
+        return None if row is None else TableRow(row[0], str(row[1]), row[2], row[3])
+
     def load_tables(self) -> list[TableRow]:
         """Every table that is not closed."""
         rows = self._db.execute(
             "SELECT code, data, status, game_no FROM tables WHERE status != 'closed' "
             "ORDER BY updated"
         ).fetchall()
-        return [
-            TableRow(code, json.loads(data), status, game_no)
-            for code, data, status, game_no in rows
-        ]
+        return [TableRow(code, str(data), status, game_no) for code, data, status, game_no in rows]
 
     def append_action(
         self, code: str, game_no: int, index: int, seat: int | None, action: str, seq: int | None
@@ -230,5 +348,21 @@ class Store:
     def record_json(self, record_id: str) -> str | None:
         row = self._db.execute(
             "SELECT record FROM records WHERE record_id = ?", (record_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    # ---- analyses (a cache: each is worked out again from its record if lost) --------
+
+    def save_analysis(self, record_id: str, seat: int, level: str, analysis_json: str) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO analyses (record_id, seat, level, analysis)"
+            " VALUES (?, ?, ?, ?)",
+            (record_id, seat, level, analysis_json),
+        )
+
+    def analysis_json(self, record_id: str, seat: int, level: str) -> str | None:
+        row = self._db.execute(
+            "SELECT analysis FROM analyses WHERE record_id = ? AND seat = ? AND level = ?",
+            (record_id, seat, level),
         ).fetchone()
         return None if row is None else str(row[0])

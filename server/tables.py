@@ -14,7 +14,18 @@ from protocol import messages as m
 if TYPE_CHECKING:
     from server.app import Conn
 
-__all__ = ["CODE_ALPHABET", "Player", "Seat", "Table"]
+__all__ = ["CODE_ALPHABET", "Player", "Seat", "Table", "server_time"]
+
+# the event loop's clock is time.monotonic(); clients get times on the wall clock, with
+# one fixed offset taken at start-up so that a deadline never moves between messages
+_WALL_MINUS_MONOTONIC = time.time() - time.monotonic()
+
+
+def server_time(loop_time: float) -> float:
+    """``loop_time`` (the event loop's clock) as Unix seconds of the server's clock, to the
+    millisecond: what ``welcome.server_time`` and ``SeatInfo.hold_deadline`` hold."""
+    return round(loop_time + _WALL_MINUS_MONOTONIC, 3)
+
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Table codes: 8 characters of this unambiguous alphabet (no 0/O, 1/I/L), ~40 bits."""
@@ -26,11 +37,17 @@ Level = Literal["easy", "normal", "hard"]
 
 @dataclass
 class Player:
-    """A person with a session token; ``conn`` is their live connection, if any."""
+    """A person with a session token; ``conn`` is their live connection, if any.
+
+    ``unstored_token_hash`` is set while the player has never sat down: such a player is
+    kept only in memory (and forgotten when they leave), so a flood of hellos writes
+    nothing; the store gets them when they first take a seat.
+    """
 
     id: str
     name: str
     conn: Conn | None = None
+    unstored_token_hash: str | None = None
 
 
 @dataclass
@@ -83,6 +100,9 @@ class Table:
     spectators: set[Conn] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     bot_seat: int | None = None  # the seat ``bot_task`` moves for
+    address: str | None = None  # the network address that created it (not stored)
+    humans_gone_at: float | None = None  # since when no human here is connected
+    paused: bool = False  # bots stopped moving for absent humans (see Hub._nobody_there)
     turn_task: asyncio.Task[None] | None = None
     turn_deadline: float | None = None
     hold_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
@@ -110,6 +130,12 @@ class Table:
 
     @classmethod
     def from_data(cls, code: str, data: dict[str, Any], status: Status, game_no: int) -> Table:
+        """The table stored as ``data``; raises ``KeyError``/``ValueError``/``TypeError`` or
+        an ``EngineError`` when the data is damaged."""
+        if status not in ("waiting", "playing", "finished", "closed"):
+            raise ValueError(f"unknown table status {status!r}")
+        if len(data["seats"]) != 2:
+            raise ValueError("a table has two seats")
         table = cls(
             code=code,
             private=bool(data["private"]),
@@ -136,6 +162,15 @@ class Table:
     def empty_seats(self) -> list[int]:
         return [index for index, seat in enumerate(self.seats) if seat.kind == "empty"]
 
+    def humans_connected(self, players: dict[str, Player]) -> bool:
+        """Whether a human seated here has a live connection."""
+        for seat in self.seats:
+            if seat.kind == "human":
+                player = players.get(seat.player_id or "")
+                if player is not None and player.conn is not None:
+                    return True
+        return False
+
     def has_humans(self) -> bool:
         return any(seat.kind == "human" for seat in self.seats)
 
@@ -153,9 +188,7 @@ class Table:
         left = deadline = None
         if not connected and seat.hold_deadline is not None:
             left = round(max(0.0, seat.hold_deadline - now), 1)
-            # the hold runs on the event loop's clock; clients get it on the wall clock
-            # that welcome.server_time shows
-            deadline = round(time.time() + (seat.hold_deadline - now), 3)
+            deadline = server_time(seat.hold_deadline)
         return m.SeatInfo(
             kind="human",
             name=seat.name,

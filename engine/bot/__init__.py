@@ -48,6 +48,9 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=2000,
         rollout_exact=3,
         max_samples=1500,
+        bid_spread=1.0,
+        bid_shift=-0.25,
+        node_budget=150_000,
     ),
     "hard": SearchConfig(
         playouts=10000,
@@ -56,6 +59,10 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=4000,
         rollout_exact=4,
         max_samples=2000,
+        bid_spread=1.0,
+        bid_shift=-0.25,
+        play_inference=True,
+        node_budget=300_000,
     ),
 }
 """Search effort per level; ``iterations`` overrides ``playouts`` (the rest scale with it)."""

@@ -19,18 +19,20 @@ to hand it one. The bid with the best average worth over the draws is chosen.
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.bot.evaluate import game_worth, hand_points, modes_table, utility_table
 from engine.bot.heuristics import bid_likelihood
 from engine.bot.knowledge import Knowledge, sample_hand
 from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card
-from engine.fast import greedy_card, greedy_playout, solve
+from engine.fast import greedy_card, greedy_playout, solve_bounded
 from engine.game import PlayerView, legal_play_mask, trick_winner
 
-__all__ = ["SearchConfig", "search_bid", "search_play"]
+__all__ = ["SearchConfig", "follow_exclusions", "play_noise", "search_bid", "search_play"]
 
 _LATE_SET_DISCOUNT = 0.3
 _MIN_SAMPLES = 8
@@ -57,6 +59,17 @@ class SearchConfig:
     bid_samples: int
     rollout_exact: int = 0
     max_samples: int = 1500
+    bid_spread: float = 0.0
+    """Spread (standard deviation, in tricks) added to each sampled deal's trick count when
+    bidding (see :func:`play_noise`)."""
+    bid_shift: float = 0.0
+    """Offset (in tricks) of that spread's centre."""
+    play_inference: bool = False
+    """Draw most sampled deals without the cards the opponent's follows rule out
+    (:func:`follow_exclusions`)."""
+    node_budget: int | None = None
+    """At most this many exact-solver nodes per card decision (``None``: no bound), shared
+    out among its solves in order, so the worst case is bounded and reproducible."""
 
     def scaled(self, playouts: int) -> SearchConfig:
         """The same level with ``playouts`` playouts and the rest scaled alike."""
@@ -67,8 +80,70 @@ class SearchConfig:
             endgame_solves=max(1, round(self.endgame_solves * factor)),
             bid_samples=max(1, round(self.bid_samples * factor)),
             rollout_exact=self.rollout_exact,
+            bid_spread=self.bid_spread,
+            bid_shift=self.bid_shift,
+            play_inference=self.play_inference,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
+            node_budget=(
+                None
+                if self.node_budget is None
+                else max(1000, round(self.node_budget * min(1.0, factor)))
+            ),
         )
+
+
+_TRUST_FOLLOWS = 0.85
+"""Share of sampled deals drawn with the inferences from the opponent's follows (the rest
+are drawn without, in case the opponent played otherwise than expected)."""
+
+
+def follow_exclusions(view: PlayerView, know: Knowledge) -> int:
+    """Cards the opponent most likely does not hold, judging by its follows to the bot's
+    leads (a mask of cards still unseen).
+
+    When it followed suit and lost a trick it wanted, it held no higher card of the suit
+    (it would have won cheaply); when it followed suit and won a trick it did not want
+    (ducking: its own nil, bags, or setting the bot's nil), it held no lower card. Its
+    mood is the greedy policy's for the bids and the trick score at that trick.
+    """
+    me, opp = know.me, know.opp
+    my_bid = view.bids[me]
+    opp_bid = view.bids[opp]
+    if view.blind_nil[me]:
+        my_bid = 0
+    if view.blind_nil[opp]:
+        opp_bid = 0
+    if my_bid is None or opp_bid is None:
+        return 0
+    modes = modes_table((my_bid, opp_bid))
+    won_me = won_opp = 0
+    excluded = 0
+    for trick in view.tricks:
+        first, second = int(trick.cards[0]), int(trick.cards[1])
+        if trick.leader == me and first // 13 == second // 13:
+            suit_mask = SUIT_MASKS[first // 13]
+            wanted = bool(modes[won_me * 14 + won_opp] & 2)
+            if wanted and trick.winner == me:
+                excluded |= suit_mask & ~((1 << (first + 1)) - 1)
+            elif not wanted and trick.winner == opp:
+                excluded |= suit_mask & ((1 << first) - 1)
+        if trick.winner == me:
+            won_me += 1
+        else:
+            won_opp += 1
+    return excluded & know.unseen
+
+
+def _inferred(view: PlayerView, know: Knowledge) -> Knowledge | None:
+    """``know`` without the cards :func:`follow_exclusions` rules out (``None``: none are,
+    or too few cards would be left to fill the opponent's hand)."""
+    excluded = follow_exclusions(view, know)
+    if not excluded:
+        return None
+    narrowed = replace(know, unseen=know.unseen & ~excluded)
+    if narrowed.possible.bit_count() < know.opp_size:
+        return None
+    return narrowed
 
 
 def _opponent_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
@@ -102,9 +177,17 @@ def _root_moves(legal: int, separators: int) -> list[int]:
 
 
 def search_play(
-    view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig
+    view: PlayerView,
+    know: Knowledge,
+    rng: random.Random,
+    config: SearchConfig,
+    nodes: list[int] | None = None,
 ) -> Card:
-    """The card with the best average worth over sampled deals."""
+    """The card with the best average worth over sampled deals.
+
+    ``nodes``, if given, gets the count of exact-solver nodes this decision searched
+    added to its first item (at most ``config.node_budget``).
+    """
     me, opp = know.me, know.opp
     hand = know.hand
     lead_suit = view.lead_suit
@@ -129,6 +212,7 @@ def search_play(
     won1 = view.tricks_won[opp]
     broken = view.spades_broken
     weight = _opponent_weight(view, know)
+    narrowed = _inferred(view, know) if config.play_inference else None
     left = hand.bit_count()  # tricks left including the current one
     exact = left <= config.endgame_tricks
     budget = config.endgame_solves if exact else config.playouts
@@ -138,17 +222,39 @@ def search_play(
     # so a set that only happens later counts at a discount against one made now.
     opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
     totals = [0.0] * len(moves)
+    # the node budget is shared out in order: each solve may use what is left divided by
+    # the solves still to come (so early cheap solves leave more to later ones)
+    unbounded = config.node_budget is None
+    left_budget = config.node_budget or 0
+    solves_left = samples * len(moves)
+    used = 0
+
+    def bounded(h0: int, h1: int, lead: int, card: int, now_broken: bool, won: int) -> float:
+        nonlocal left_budget, solves_left, used
+        if unbounded:
+            value, count = solve_bounded(h0, h1, lead, card, now_broken, won, util, 1 << 62)
+        else:
+            allowance = max(1, left_budget // max(1, solves_left))
+            value, count = solve_bounded(h0, h1, lead, card, now_broken, won, util, allowance)
+            left_budget -= count
+        solves_left -= 1
+        used += count
+        return value
+
     for _ in range(samples):
-        other = sample_hand(know, rng, weight, tries=6)
+        source = know
+        if narrowed is not None and rng.random() < _TRUST_FOLLOWS:
+            source = narrowed
+        other = sample_hand(source, rng, weight, tries=6)
         for index, move in enumerate(moves):
             mine = hand & ~(1 << move)
             if exact:
                 if trick_card < 0:
-                    value = solve(mine, other, 0, move, broken, won0, util)
+                    value = bounded(mine, other, 0, move, broken, won0)
                 else:
                     winner = trick_winner(1, trick_card, move)
                     now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
-                    value = solve(mine, other, winner, -1, now_broken, won0 + (winner == 0), util)
+                    value = bounded(mine, other, winner, -1, now_broken, won0 + (winner == 0))
                 totals[index] += value
                 continue
             if trick_card < 0:
@@ -172,10 +278,16 @@ def search_play(
                 modes,
                 stop,
             )
-            value = solve(h0, h1, lead, -1, end_broken, final, util) if h0 else util[final]
+            if h0:
+                value = bounded(h0, h1, lead, -1, end_broken, final)
+            else:
+                solves_left -= 1
+                value = util[final]
             if opp_nil_live and winner == 0 and their_won:
                 value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
             totals[index] += value
+    if nodes is not None:
+        nodes[0] += used
     best = max(range(len(moves)), key=lambda i: (totals[i], -(moves[i] % 13)))
     # among near-equal cards prefer the cheapest (lowest rank, then not a spade)
     threshold = totals[best] - 1e-6 * samples
@@ -186,8 +298,38 @@ def search_play(
     return CARDS[moves[cheap]]
 
 
-def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig) -> int:
-    """The bid (0 is nil) with the best average worth over sampled deals."""
+def play_noise(sigma: float, shift: float = 0.0, reach: int = 3) -> tuple[tuple[int, float], ...]:
+    """A discrete normal kernel ``((offset, weight), ...)`` over ``-reach..reach`` tricks,
+    centred on ``shift``.
+
+    Added to each sampled deal's trick count when bidding: the playout sees both hands
+    and plays one fixed policy, so its counts spread less than real play does (and run a
+    little high). ``sigma <= 0`` gives no spread and no shift.
+    """
+    if sigma <= 0.0:
+        return ((0, 1.0),)
+    raw = [
+        (k, math.exp(-(k - shift) * (k - shift) / (2.0 * sigma * sigma)))
+        for k in range(-reach, reach + 1)
+    ]
+    norm = sum(weight for _, weight in raw)
+    return tuple((k, weight / norm) for k, weight in raw)
+
+
+def search_bid(
+    view: PlayerView,
+    know: Knowledge,
+    rng: random.Random,
+    config: SearchConfig,
+) -> int:
+    """The bid (0 is nil) with the best expected worth over sampled deals.
+
+    Each sampled deal is played out twice: both seats taking what they can (the trick
+    count, spread by :func:`play_noise` with ``config.bid_spread``) and the bot ducking
+    every trick against an opponent trying to hand it one (a nil). The worth of a bid is
+    the score-aware :func:`engine.bot.evaluate.game_worth` of the hand's outcome, so the
+    cost of a set, of bags and the target are all weighed.
+    """
     me, opp = know.me, know.opp
     rules = view.rules
     hand = know.hand
@@ -200,7 +342,7 @@ def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: Se
     natural_modes = modes_table((13, 0 if opp_nil else 13))
     nil_modes = modes_table((0, 0 if opp_nil else 13))
     samples = max(1, config.bid_samples)
-    draws: list[tuple[int, int, int]] = []
+    draws: Counter[tuple[int, int, int]] = Counter()
     for _ in range(samples):
         other = sample_hand(know, rng, weight, tries=8)
         natural = greedy_playout(hand, other, leader, -1, False, 0, 0, natural_modes)[0]
@@ -210,13 +352,15 @@ def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: Se
         guess = max(1, 13 - natural - 1)
         if opp_known:
             guess = 0 if opp_nil else int(opp_bid or 0)
-        draws.append((natural, nil, guess))
+        draws[(natural, nil, guess)] += 1
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     blind = (False, opp_blind)
+    noise = play_noise(config.bid_spread, config.bid_shift)
     cache: dict[tuple[int, int, int], float] = {}
 
     def worth(bid: int, taken: int, guess: int) -> float:
+        taken = 0 if taken < 0 else 13 if taken > 13 else taken
         key = (bid, taken, guess)
         value = cache.get(key)
         if value is None:
@@ -232,8 +376,11 @@ def search_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: Se
     best_bid, best_value = 1, float("-inf")
     for bid in range(lowest, 14):
         total = 0.0
-        for natural, nil, guess in draws:
-            total += worth(bid, nil if bid == 0 else natural, guess)
+        for (natural, nil, guess), count in draws.items():
+            if bid == 0:
+                total += count * worth(0, nil, guess)
+            else:
+                total += count * sum(w * worth(bid, natural + k, guess) for k, w in noise)
         if total > best_value + 1e-9:
             best_bid, best_value = bid, total
     return best_bid

@@ -131,3 +131,47 @@ def play_game(
                 assert action in legal, (view.phase, action)
         state.apply(seat, action)
     return state
+
+
+def bid_view(
+    hand: str,
+    pile_seen: str,
+    *,
+    seat: int = 0,
+    first_bidder: int = 0,
+    opp_bid: int | None = None,
+    scores: tuple[int, int] = (0, 0),
+    bags: tuple[int, int] = (0, 0),
+    rules: RuleSet = CLASSIC,
+) -> PlayerView:
+    """A bidding view for ``seat`` after a draft in which it kept ``hand`` and saw the
+    ``pile_seen`` cards go to the pile (the opponent bid ``opp_bid`` first, if given)."""
+    held = cards(hand)
+    assert len(held) == 13
+    bids: list[int | None] = [None, None]
+    if opp_bid is not None:
+        bids[1 - seat] = opp_bid
+        first_bidder = 1 - seat
+    return PlayerView(
+        seat=seat,
+        rules=rules,
+        phase=Phase.BIDDING,
+        version=60,
+        hand_number=1,
+        scores=scores,
+        bags=bags,
+        first_drafter=first_bidder,
+        first_bidder=first_bidder,
+        current_player=seat,
+        commitment="0" * 64,
+        hand=held,
+        draft_kept=held,
+        draft_discarded=cards(pile_seen),
+        hand_sizes=(13, 13),
+        draft_turns=(13, 13),
+        stock_left=0,
+        pile_size=26,
+        blind_nil=(False, False),
+        bids=(bids[0], bids[1]),
+        leader=first_bidder,
+    )

@@ -37,3 +37,28 @@ def test_sampled_hands_are_consistent() -> None:
         assert hand.bit_count() == know.opp_size
         assert hand & ~know.unseen == 0
         assert hand & hearts == 0
+
+
+def test_hard_infers_from_a_follow_that_did_not_win() -> None:
+    # The bot led the 9 of hearts; the opponent, still short of its bid of 5, played the 3
+    # instead of winning: it most likely holds no heart above the 9.
+    from engine.bot.search import follow_exclusions
+
+    view = play_view("KC 5C 6C 7C 8D 9D 10D 2S 3S 4S 5S 2H", past=[(0, "9H", "3H")], bids=(3, 5))
+    know = read_knowledge(view)
+    assert follow_exclusions(view, know) == card_mask(cards("10H JH QH KH AH"))
+    # content with its bid? no: at 0 of 5 it wanted the trick; a nil opponent ducks, which
+    # says nothing about higher hearts
+    nil_view = play_view(
+        "KC 5C 6C 7C 8D 9D 10D 2S 3S 4S 5S 2H", past=[(0, "9H", "3H")], bids=(3, 0)
+    )
+    assert follow_exclusions(nil_view, read_knowledge(nil_view)) == 0
+
+
+def test_a_ducking_opponent_that_won_held_nothing_lower() -> None:
+    from engine.bot.search import follow_exclusions
+
+    # the opponent bid nil and still won the bot's 6 of clubs with the 8: no lower club
+    view = play_view("KC 5C 7C 8D 9D 10D 2S 3S 4S 5S 2H 3H", past=[(0, "6C", "8C")], bids=(3, 0))
+    know = read_knowledge(view)
+    assert follow_exclusions(view, know) == card_mask(cards("2C 3C 4C"))

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine import BlindNil, Card, GameState, Phase, Play, PlayerView
+from engine import Bid, BlindNil, Card, GameState, Phase, Play, PlayerView
 from engine.bot import LEVELS, Bot
-from tests.bot.helpers import CLASSIC, FIVE_HUNDRED, play_view
+from tests.bot.helpers import CLASSIC, FIVE_HUNDRED, bid_view, play_view
 
 
 def card_of(action: object) -> Card:
@@ -144,3 +144,43 @@ def test_no_blind_nil_when_the_rules_forbid_it() -> None:
 
 def test_classic_has_no_blind_nil_phase() -> None:
     assert not CLASSIC.blind_nil
+
+
+# Nil bidding. In two-handed Spades half the deck sits in the pile, so a nil hand is one
+# whose cards are low against the 26 cards the seat has not seen: here the seat saw the
+# honours go to the pile in the draft, and kept only low cards with no spade above the 3.
+NIL_HANDS = [
+    ("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 5H 2S 3S", "AC KC QC JC AD KD QD AH KH QH AS KS QS"),
+    ("2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 7D 2S 3S", "AC KC QC AD KD QD AH KH QH JH AS KS QS"),
+]
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+@pytest.mark.parametrize("hand, pile", NIL_HANDS)
+def test_bids_nil_with_a_classic_nil_hand(level: str, hand: str, pile: str) -> None:
+    view = bid_view(hand, pile)
+    assert Bot(level, seed=2, iterations=1000).choose(view) == Bid(0)
+    # also when the opponent bid first, and as the second bidder
+    assert Bot(level, seed=3, iterations=1000).choose(bid_view(hand, pile, opp_bid=4)) == Bid(0)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_nil_with_an_ace_and_a_high_spade(level: str) -> None:
+    view = bid_view(
+        "2C 3C 4C 6C 2D 3D 5D 7D 2H 4H AH 3S QS", "AC KC QC JC AD KD QD 5H KH QH AS KS 5S"
+    )
+    action = Bot(level, seed=2, iterations=1000).choose(view)
+    assert isinstance(action, Bid)
+    assert action.tricks >= 1
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_bids_its_tricks_with_a_strong_hand(level: str) -> None:
+    # five top spades and three side aces-kings against a pile that took the rest of the
+    # honours: it bids for its tricks (not a timid 3, not a dream 13)
+    view = bid_view(
+        "AS KS QS JS 10S AC KC AD 4C 6C 3D 5H 7H", "QC JC KD QD AH KH QH 9S 8S 2C 2D 2H 3H"
+    )
+    action = Bot(level, seed=4, iterations=1000).choose(view)
+    assert isinstance(action, Bid)
+    assert 6 <= action.tricks <= 10

@@ -211,3 +211,29 @@ def test_without_a_terminal_one_line_and_no_traceback(argv: list[str]) -> None:
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "needs an interactive terminal" in lines[0]
+
+
+def test_a_hello_refused_before_any_welcome_stops_the_client() -> None:
+    """A server of another version that rejects our hello says so, instead of leaving
+    the client on "Connecting…" for ever."""
+
+    async def run() -> ClientModel:
+        async def refuse(websocket: object) -> None:
+            from protocol.codec import encode
+
+            await websocket.recv()  # type: ignore[attr-defined]
+            refusal = m.ErrorMessage(
+                code="bad_message", message="hello.protocol_minor: Extra inputs", request="hello"
+            )
+            await websocket.send(encode(refusal))  # type: ignore[attr-defined]
+            await asyncio.sleep(1)
+
+        async with serve(refuse, "127.0.0.1", 0) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            model = ClientModel("alice")
+            await run_until_stopped(Connection(f"ws://127.0.0.1:{port}/", model))
+        return model
+
+    model = asyncio.run(run())
+    assert model.given_up
+    assert model.connect_error == "the server refused our hello: hello.protocol_minor: Extra inputs"

@@ -95,7 +95,7 @@ def test_a_whole_hand_against_the_bot_in_tmux() -> None:
         assert {"draft", "bid", "play", "last trick"} <= seen
         rows = screen.splitlines()
         assert len(rows) <= 24 and all(len(row) <= 80 for row in rows)
-        assert "shuffle verified ✓" in screen
+        assert "shuffle verified, your entropy included ✓" in screen
         assert "tricks" in screen and "points" in screen and "total" in screen
         # Enter closes the result; the next hand is on; Ctrl-C quits cleanly
         terminal.keys("Enter")

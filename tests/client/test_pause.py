@@ -129,3 +129,21 @@ def test_the_pause_is_a_setting() -> None:
     model.press("left")
     model.press("left")
     assert model.settings.trick_pause == 0.5
+
+
+def test_the_next_hands_entropy_is_sent_during_the_pause() -> None:
+    """The server waits only briefly for the seat's shuffle entropy: a hand that starts
+    while the last trick is on show gets it at once, not after the pause."""
+    state = play_to_last_trick()
+    model, timer = paused_model(state)
+    finish_trick(model, state)
+    assert model.pausing
+    started = m.HandStartedEvent(
+        hand_number=2, first_drafter=1, first_bidder=1, commitment="ab" * 32
+    )
+    model.handle(m.Events(table=CODE, version=state.version + 1, events=(started,)))
+    (entropy,) = [s for s in model.sent if isinstance(s, m.Entropy)]
+    assert entropy.hand_number == 2 and model.pausing
+    timer.fire()
+    assert not model.pausing
+    assert [s for s in model.sent if isinstance(s, m.Entropy)] == [entropy]  # once only

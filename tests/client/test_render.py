@@ -78,7 +78,7 @@ def test_play_shows_the_trick_scores_and_tricks() -> None:
     assert "Bot leads" in text
     assert "spades not broken" in text
     view = state.view_for(0)
-    assert f"won: you 0/{view.bids[0] or 'nil'}" in text
+    assert f"You won 0/{view.bids[0] or 'nil'}" in text
     assert "score" in text and "bags" in text and "target 300" in text
     assert "turn: YOU" in text
     assert_no_opponent_cards(state, text)
@@ -146,7 +146,7 @@ def test_hand_result_score_sheet_and_game_over() -> None:
     text = screen(model)
     assert "GAME OVER" in text
     assert ("You WIN!" in text) == (winner == 0)
-    assert "r = rematch" in text
+    assert "r rematch" in text
     model.press("r")
     assert model.sent[-1] == m.Rematch(code=CODE)
 
@@ -157,9 +157,9 @@ def test_opponent_connection_and_hold_countdown() -> None:
     model = model_at(state, clock=lambda: now[0])
     dropped = m.SeatInfo(kind="human", name="carol", connected=False, hold_seconds_left=42.0)
     model.handle(m.TableUpdate(table=snapshot(state, 0, opponent=dropped).table))
-    assert "carol ○ dropped · seat held 42s" in screen(model)
+    assert "carol ○ dropped, held 42s" in screen(model)
     now[0] += 10
-    assert "seat held 32s" in screen(model)
+    assert "held 32s" in screen(model)
     model.connection_lost()
     assert "reconnecting…" in screen(model)
 

@@ -263,3 +263,13 @@ def test_the_quit_question_says_how_long_the_seat_is_held() -> None:
     model.interrupt()
     text = fragments_text(render_overlay(model))
     assert "held 60 s" in text and "bot plays for you" in text
+
+
+def test_the_quit_question_in_a_local_game_says_quitting_ends_it() -> None:
+    from client.render import fragments_text, render_overlay
+
+    model = draft_model()
+    model.local = True  # plain `spades`: the server lives in this process
+    model.interrupt()
+    text = fragments_text(render_overlay(model))
+    assert "quitting ends it" in text and "held" not in text

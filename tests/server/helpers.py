@@ -33,6 +33,10 @@ TEST_CONFIG = ServerConfig(
     rate_messages_per_second=10_000.0,
     rate_burst=10_000,
     entropy_seconds=0.0,  # no entropy step unless a test turns it on
+    # every test client comes from 127.0.0.1: the per-address limits get their own tests
+    max_connections_per_address=100_000,
+    max_tables_per_address=100_000,
+    max_bot_tables_per_address=100_000,
 )
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
+from pathlib import Path
 
 from protocol import messages as m
 from server import RunningServer
-from tests.server.helpers import FAST, Client, choose, run
+from tests.server.helpers import FAST, Client, choose, play_to_end, run, two_players
 
 
 async def _stand_in_shown(server: RunningServer, code: str, seat: int) -> None:
@@ -71,3 +73,71 @@ def test_rules_whose_scores_could_leave_the_protocol_range_are_refused_at_creati
             await client.request(m.CreateTable(preset=preset), m.Snapshot)
 
     run(test)
+
+
+async def _play_until_refused(clients: list[Client], rng: random.Random) -> m.ErrorMessage:
+    """Both clients play random legal moves until one of them gets an error."""
+    readers = {asyncio.create_task(c.recv(30)): c for c in clients}
+    try:
+        while True:
+            done, _ = await asyncio.wait(readers, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                client = readers.pop(task)
+                message = task.result()
+                if isinstance(message, m.ErrorMessage):
+                    return message
+                assert not isinstance(message, m.GameOver), "the store never filled up"
+                if isinstance(message, m.YourTurn):
+                    action = await choose(client, message, rng)
+                    client.seq += 1
+                    act = m.Act(
+                        code=message.table, action=action, version=message.version, seq=client.seq
+                    )
+                    await client.send(act.model_copy(update={"id": client.new_id()}))
+                readers[asyncio.create_task(client.recv(30))] = client
+    finally:
+        for task in readers:
+            task.cancel()
+
+
+def test_a_full_disk_refuses_the_turn_and_service_resumes_when_space_returns(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "spades.db"
+
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(
+            server, overrides={"target_score": 500, "lose_score": -500}
+        )
+        # a real SQLITE_FULL: the server's own connection may not grow the file any more
+        store = server.hub.store._db
+        (pages,) = store.execute("PRAGMA page_count").fetchone()
+        store.execute(f"PRAGMA max_page_count = {pages}")
+        refused = await _play_until_refused([first, second], random.Random(21))
+        assert refused.code == "internal_error" and refused.request == "action"
+        assert "could not store" in refused.message
+        # memory is back at the stored state: what a seat sees is what the store has
+        reader = sqlite3.connect(db)
+        (stored,) = reader.execute(
+            "SELECT max(idx) FROM actions WHERE code = ? AND game_no = 1", (code,)
+        ).fetchone()
+        for client in (first, second):
+            snap = await client.snapshot(code)
+            assert snap.view.version == stored
+        # the server still answers while the disk is full: a new player is welcomed
+        newcomer = await Client.hello(server.url, "newcomer")
+        assert (await newcomer.request(m.Ping(nonce=3), m.Pong)).nonce == 3
+        # space returns: the game is offered again and plays to its end
+        store.execute("PRAGMA max_page_count = 1000000")
+        first.seq = second.seq = 10_000
+        over = await asyncio.gather(
+            play_to_end(first, random.Random(22)), play_to_end(second, random.Random(23))
+        )
+        assert all(isinstance(message, m.GameOver) for message in over)
+        (final,) = reader.execute(
+            "SELECT max(idx) FROM actions WHERE code = ? AND game_no = 1", (code,)
+        ).fetchone()
+        assert final > stored
+        reader.close()
+
+    run(test, db_path=str(db), store_retry_seconds=0.2)

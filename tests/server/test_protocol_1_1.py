@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
+from pathlib import Path
 
 import msgpack
 
@@ -137,6 +139,8 @@ def test_rematch_is_answered_with_the_new_games_snapshot() -> None:
         first, second, code = await two_players(
             server, overrides={"target_score": 30, "lose_score": -30}
         )
+        spectator = await Client.hello(server.url, "watcher")
+        await spectator.request(m.WatchTable(code=code), m.Snapshot)
         results = await asyncio.gather(
             play_to_end(first, random.Random(1)), play_to_end(second, random.Random(2))
         )
@@ -151,7 +155,11 @@ def test_rematch_is_answered_with_the_new_games_snapshot() -> None:
             got = await _drain(client, m.Events)
             versions = _versions_after(got)
             assert versions == [0, 1] if client is first else versions == [1], got
-        for client in (first, second):
+        # the spectator too: the new game's snapshot, then its events from version 1
+        await spectator.expect(m.GameOver)
+        got = await _drain(spectator, m.Events)
+        assert _versions_after(got)[-2:] == [0, 1], got
+        for client in (first, second, spectator):
             await client.close()
 
     run(test, timeout=120.0)
@@ -170,7 +178,8 @@ def test_hold_is_a_deadline_on_the_server_clock_from_welcome() -> None:
         after = time.time()
         seat = update.table.seats[1]
         assert seat.hold_deadline is not None
-        assert before + 40 <= seat.hold_deadline + 0.01 and seat.hold_deadline <= after + 40
+        # (the deadline is rounded to the millisecond)
+        assert before + 40 - 0.001 <= seat.hold_deadline <= after + 40 + 0.001
         # the deadline is the same in every later message: it does not count down
         snap = await first.snapshot(code)
         assert snap.table.seats[1].hold_deadline == seat.hold_deadline
@@ -259,6 +268,10 @@ def test_a_1_0_connection_gets_no_1_1_fields() -> None:
         )
         over = await play_to_end(old, random.Random(3))
         assert isinstance(over, m.GameOver)
+        refused = await old.error(
+            m.Entropy(code=snap.table.code, hand_number=1, value="ab" * 32), "bad_message"
+        )
+        assert "1.1" in refused.message and refused.request == "entropy"
         added = {name for fields in m.ADDED_IN_1_1.values() for name in fields}
         new_kinds = {"shuffled"}
         new_types = {"entropy_accepted"}
@@ -281,5 +294,80 @@ def test_a_1_0_connection_gets_no_1_1_fields() -> None:
             walk(msgpack.unpackb(data))
         assert snap.your_turn is None
         await old.close()
+
+    run(test)
+
+
+def _card_index(text: str) -> int:
+    return "CDHS".index(text[-1]) * 13 + [*"23456789", "10", *"JQKA"].index(text[:-1])
+
+
+def test_exchange_received_is_in_card_order_as_documented() -> None:
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(
+            server, preset="five-hundred", overrides={"target_score": 5000}
+        )
+        rng = random.Random(8)
+        clients = [first, second]
+        seen: list[m.ExchangeEvent] = []
+
+        async def watch(client: Client) -> None:
+            while True:
+                message = await client.recv(30.0)
+                if isinstance(message, m.Events):
+                    seen.extend(
+                        e for e in message.events if isinstance(e, m.ExchangeEvent) and e.received
+                    )
+                elif isinstance(message, m.YourTurn):
+                    if message.phase == "blind_nil":  # declare, so that exchanges happen
+                        action: m.ActionMessage = m.BlindNilAction(declare=True)
+                    elif message.phase == "exchange":
+                        hand = (await client.snapshot(code)).view.hand
+                        action = m.ExchangeAction(cards=tuple(rng.sample(hand, 3)))
+                    else:
+                        action = rng.choice(message.legal)
+                    client.seq += 1
+                    await client.send(
+                        m.Act(code=code, action=action, version=message.version, seq=client.seq)
+                    )
+                if len(seen) >= 4:
+                    return
+
+        await asyncio.wait(
+            [asyncio.create_task(watch(c)) for c in clients], return_when=asyncio.FIRST_COMPLETED
+        )
+        assert len(seen) >= 4
+        for event in seen:
+            assert list(event.received) == sorted(event.received, key=_card_index)
+            assert list(event.given) == sorted(event.given, key=_card_index)
+            assert len(event.received) == len(event.given) == event.count == 3
+        for client in clients:
+            await client.close()
+
+    run(test, timeout=120.0)
+
+
+def test_the_document_shows_the_servers_own_error_wording() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    shown = re.findall(r'"code": "stale_version",\s*"message": "([^"]*)"', doc)
+    assert shown, "the document shows no stale_version error"
+    for text in shown:
+        current, sent = (int(n) for n in re.findall(r"\d+", text))
+        assert text == m.stale_version_message(current, sent)
+
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(server)
+        turn_tasks = [asyncio.create_task(c.expect(m.YourTurn)) for c in (first, second)]
+        done, pending = await asyncio.wait(turn_tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        index = 0 if turn_tasks[0] in done else 1
+        turn = turn_tasks[index].result()
+        mover = (first, second)[index]
+        stale = m.Act(code=code, action=turn.legal[0], version=turn.version - 1, seq=1)
+        error = await mover.error(stale, "stale_version")
+        assert error.message == m.stale_version_message(turn.version, turn.version - 1)
+        for client in (first, second):
+            await client.close()
 
     run(test)

@@ -1,0 +1,180 @@
+"""Per-connection bounds below the protocol: control frames, unread output, stalled peers,
+half-open handshakes, and the websockets library's own log lines.
+
+    serve(..., create_connection=guarded_connection(config), logger=OneLineLogger(log))
+    watchdog = asyncio.create_task(watch_stalled(connections, config))
+
+- websockets answers every ping frame with a pong on its own, outside the application's
+  rate limit and send-buffer check: :func:`guarded_connection` gives each connection a
+  ping budget (a token bucket) and drops a connection whose unread output passes
+  ``send_buffer_bytes`` whatever put it there.
+- The library's keep-alive waits for the write buffer to drain before it pings, so a peer
+  that stopped reading is never timed out: :func:`watch_stalled` drops a connection whose
+  output has not drained for ``ping_interval + ping_timeout`` seconds.
+- A handshake that fails is worth one log line, not a traceback: :class:`OneLineLogger`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterable, MutableMapping
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.frames import Frame, Opcode
+from websockets.protocol import Event
+
+from server.config import ServerConfig
+
+__all__ = [
+    "FD_RESERVE",
+    "OneLineLogger",
+    "drop",
+    "guarded_connection",
+    "raise_fd_limit",
+    "watch_stalled",
+]
+
+FD_RESERVE = 128
+"""Descriptors kept free of connections: the store, bot worker pools, logs, listeners."""
+
+
+def raise_fd_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit where allowed;
+    returns the soft limit now in force (``0``: unknown, no limit applied)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return 0 if soft == resource.RLIM_INFINITY else int(soft)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        return int(wanted)
+    except (ValueError, OSError):
+        return int(soft)
+
+
+log = logging.getLogger("server")
+
+
+def drop(ws: ServerConnection, reason: str) -> None:
+    """Abort ``ws`` at once (no closing handshake: the peer is not reading) and log why."""
+    transport = ws.transport
+    if transport is None or transport.is_closing():
+        return
+    log.warning("connection from %s dropped: %s", _address(ws), reason)
+    transport.abort()
+
+
+def _address(ws: ServerConnection) -> str:
+    try:
+        host, port = ws.remote_address[:2]
+        return f"{host}:{port}"
+    except Exception:
+        return "?"
+
+
+def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerConnection]:
+    """A :class:`ServerConnection` class bounding pings and unread output per ``config``.
+
+    With ``fd_limit`` (the soft limit on open files), a new TCP connection is shed at once
+    when the connections open (handshakes included) would leave fewer than
+    :data:`FD_RESERVE` descriptors for everything else.
+    """
+    budget = fd_limit - FD_RESERVE if fd_limit > 0 else 0
+    live: set[ServerConnection] = set()
+
+    class GuardedConnection(ServerConnection):
+        ping_tokens: float = float(config.ping_burst)
+        ping_checked: float = 0.0
+        stalled_since: float | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            if budget and len(live) >= budget:
+                drop(self, "near the open-file limit; new connections are shed")
+                return
+            live.add(self)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            live.discard(self)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            # pongs (and anything else the library wrote) count against the same bound
+            # as the application's own messages
+            if self.transport.get_write_buffer_size() > config.send_buffer_bytes:
+                drop(self, "too much unread output")
+
+        def process_event(self, event: Event) -> None:
+            if isinstance(event, Frame) and event.opcode is Opcode.PING and not self._ping_ok():
+                drop(self, "too many pings")
+                return
+            super().process_event(event)
+
+        def _ping_ok(self) -> bool:
+            now = time.monotonic()
+            if self.ping_checked:
+                refill = (now - self.ping_checked) * config.pings_per_second
+                self.ping_tokens = min(float(config.ping_burst), self.ping_tokens + refill)
+            self.ping_checked = now
+            if self.ping_tokens >= 1.0:
+                self.ping_tokens -= 1.0
+                return True
+            return False
+
+    return GuardedConnection
+
+
+async def watch_stalled(
+    connections: Callable[[], Iterable[ServerConnection]], config: ServerConfig
+) -> None:
+    """Forever: drop every connection whose output has not drained for the keep-alive's
+    whole budget (``ping_interval + ping_timeout``), checked every second or faster."""
+    budget = config.ping_interval + config.ping_timeout
+    step = min(1.0, budget / 4)
+    while True:
+        await asyncio.sleep(step)
+        now = time.monotonic()
+        for ws in list(connections()):
+            transport = ws.transport
+            if transport is None or transport.is_closing():
+                continue
+            waiting = transport.get_write_buffer_size() > 0
+            since: float | None = getattr(ws, "stalled_since", None)
+            if not waiting:
+                ws.stalled_since = None  # type: ignore[attr-defined]
+            elif since is None:
+                ws.stalled_since = now  # type: ignore[attr-defined]
+            elif now - since > budget:
+                drop(ws, f"output not read for {budget:g} s")
+
+
+class OneLineLogger(logging.LoggerAdapter[logging.Logger]):
+    """Logs what the websockets library reports as one line: a failed handshake is
+    ``opening handshake failed: TimeoutError()``, not a 30-line traceback."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        super().__init__(logger, {})
+
+    def process(
+        self, msg: Any, kwargs: MutableMapping[str, Any]
+    ) -> tuple[Any, MutableMapping[str, Any]]:
+        exc_info = kwargs.pop("exc_info", None)
+        if exc_info:
+            error = exc_info if isinstance(exc_info, BaseException) else None
+            if error is None and isinstance(exc_info, tuple):
+                error = exc_info[1]
+            if error is None:
+                error = sys.exc_info()[1]
+            if error is not None:
+                cause = error.__cause__ or error.__context__
+                msg = f"{msg}: {error!r}" + (f" ({cause!r})" if cause is not None else "")
+        return msg, kwargs
