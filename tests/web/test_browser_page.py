@@ -132,7 +132,8 @@ def test_the_lobby_lists_an_open_table_and_joins_it(server: ServerThread, page: 
     clients: list[Client] = []
     code = asyncio.run_coroutine_threadsafe(open_table(), server.loop).result(20)
     page.open(server.base)  # the name is remembered: straight to the lobby
-    page.wait(lambda: page.visible("#create"), "the lobby")
+    page.wait(lambda: page.visible("#create"), "the lobby", timeout=60)
+    page.wait(lambda: page.js("return globalThis.spadesTrace.length") > 0, "the welcome", 60)
     page.click("#refresh")
     row = f"[data-join='{code}']"
     page.wait(lambda: page.exists(row), "the open table in the list")
