@@ -38,9 +38,7 @@ __all__ = [
 MAX_MARKS_PER_CHARACTER = 2
 """Combining marks allowed on one character (more stack into an unreadable smear)."""
 
-RESERVED_NAMES = frozenset(
-    {"you", "bot", "server", "system", "admin", "spades", "dealer", "opponent", "nobody"}
-)
+RESERVED_NAMES = frozenset({"you", "bot", "server"})
 """Names the client's screens use for someone (compared after :func:`_skeleton`)."""
 
 _BLANK = frozenset(

@@ -281,6 +281,7 @@ class Hub:
         self._dirty: list[Conn] = []
         self._writers: list[tuple[Conn, str, int | None]] = []  # requests that wrote, this turn
         self._touched: set[str] = set()  # tables written this turn
+        self._bot_slots: dict[str, asyncio.Semaphore] = {}  # by address: one decision each
         self._list_cache: tuple[float | None, tuple[m.TableSummary, ...]] = (None, ())
         self._new_players: list[tuple[Player, str]] = []  # players stored this turn
         self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
@@ -1379,14 +1380,25 @@ class Hub:
             await asyncio.sleep(delay)
         if not self._bot_may_act(table, index, game_no, version, forced):
             return
-        view = table.state.view_for(index)
-        try:
-            action = await self.bots.decide(view, level, secrets.randbits(63))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: the bot failed; it plays a random legal action", table.code)
-            action = random.choice(view.legal_actions())
+        # one decision at a time per address: whoever fills tables with bots waits for
+        # their own, and everyone else's bots keep the rest of the worker pool
+        slot = self._bot_slots.get(table.address or "")
+        if slot is None:
+            slot = asyncio.Semaphore(self.config.bot_decisions_per_address)
+            self._bot_slots[table.address or ""] = slot
+        async with slot:
+            if not self._bot_may_act(table, index, game_no, version, forced):
+                return
+            view = table.state.view_for(index)
+            try:
+                action = await self.bots.decide(view, level, secrets.randbits(63))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception(
+                    "table %s: the bot failed; it plays a random legal action", table.code
+                )
+                action = random.choice(view.legal_actions())
         if not self._bot_may_act(table, index, game_no, version, forced):
             return
         if table.bot_task is asyncio.current_task():

@@ -112,6 +112,31 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.close_timeout,
         help=f"seconds to wait for a closing handshake (default {d.close_timeout:g})",
     )
+    add(
+        "--max-connections-per-address",
+        type=int,
+        default=None,
+        help="connections one network address may hold (default: a quarter of the maximum)",
+    )
+    add(
+        "--max-tables-per-address",
+        type=int,
+        default=None,
+        help="tables one address may hold (default: a fifth of --max-tables)",
+    )
+    add(
+        "--max-bot-tables-per-address",
+        type=int,
+        default=None,
+        help="unfinished tables with the bot one address may hold (default: max-tables/50)",
+    )
+    add(
+        "--bot-decisions-per-address",
+        type=int,
+        default=d.bot_decisions_per_address,
+        help="bot decisions in flight for one address's tables "
+        f"(default {d.bot_decisions_per_address}; raise it behind a reverse proxy)",
+    )
     add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
@@ -137,6 +162,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         ping_timeout=args.ping_timeout,
         close_timeout=args.close_timeout,
         certfile=args.certfile,
+        max_connections_per_address=args.max_connections_per_address,
+        max_tables_per_address=args.max_tables_per_address,
+        max_bot_tables_per_address=args.max_bot_tables_per_address,
+        bot_decisions_per_address=args.bot_decisions_per_address,
         keyfile=args.keyfile,
     )
 

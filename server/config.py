@@ -73,6 +73,9 @@ class ServerConfig:
       it, so the store and the bot workers always have theirs.
     - ``list_cache_seconds``: how long one listing of the open tables serves every
       ``list_tables``.
+    - ``bot_decisions_per_address``: bot decisions in flight at once for the tables of
+      one address (the address that created the table or brought the bot); the rest
+      wait their turn, so one address cannot take the whole bot worker pool.
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -104,6 +107,7 @@ class ServerConfig:
     send_buffer_bytes: int = 256 * 1024
     store_retry_seconds: float = 1.0
     certfile: str | None = None
+    bot_decisions_per_address: int = 1
     list_cache_seconds: float = 1.0
     fd_limit: int | None = None
     wal_limit_bytes: int = 64 * 1024 * 1024

@@ -55,7 +55,7 @@ def test_names_refuse_what_chat_refuses(text: str) -> None:
         "BOT!",
         "bot (hard)",
         "Server",
-        "system",
+        "S E R V E R",
     ],
 )
 def test_names_that_render_empty_or_impersonate_the_ui_are_refused(name: str) -> None:
@@ -74,6 +74,8 @@ def test_names_that_render_empty_or_impersonate_the_ui_are_refused(name: str) ->
         ("Ángel ♠", "Ángel ♠"),
         ("robot", "robot"),
         ("Youssef", "Youssef"),
+        ("admin", "admin"),  # a common login name (the client's default name)
+        ("nobody", "nobody"),
         ("e\u0301\u0300", "e\u0301\u0300".replace("e\u0301", "é")),
     ],
 )

@@ -4,10 +4,16 @@ abandoned tables reclaimed, stand-in bots that stop when nobody is there."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
+import threading
 
+import pytest
+from websockets.asyncio.client import connect
+
+from engine import Action, PlayerView
 from protocol import messages as m
-from server import RunningServer
+from server import RunningServer, bots
 from tests.server.helpers import FAST, Client, play_to_end, run, two_players
 
 
@@ -149,3 +155,47 @@ def test_one_listing_serves_every_list_tables_while_it_is_fresh() -> None:
         assert again.tables == listed.tables  # served from the listing made above
 
     run(test, list_cache_seconds=3600.0)
+
+
+def test_one_address_gets_one_bot_decision_at_a_time_and_others_still_get_theirs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    release = threading.Event()
+    lock = threading.Lock()
+    in_flight = [0]
+    real = bots.choose
+
+    def slow(view: PlayerView, level: str, seed: int, iterations: int | None) -> Action:
+        with lock:
+            in_flight[0] += 1
+        release.wait(30)
+        with lock:
+            in_flight[0] -= 1
+        return real(view, level, seed, iterations)
+
+    monkeypatch.setattr(bots, "choose", slow)
+
+    async def bot_tables(server: RunningServer, source: str, count: int) -> None:
+        """``count`` tables with the bot from ``source``, whose creator then vanishes: the
+        bot and the stand-in want a decision every turn."""
+        for index in range(count):
+            ws = await connect(server.url, compression=None, local_addr=(source, 0))
+            client = Client(ws)
+            await client.send(m.Hello(protocol_version=1, name=f"p{index}"))
+            await client.expect(m.Welcome)
+            create = m.CreateTable(bot="easy", hold_seconds=0, on_hold_expiry="bot")
+            await client.request(create, m.Snapshot)
+            await client.drop()
+
+    async def test(server: RunningServer) -> None:
+        # two worker threads: one address could otherwise take both
+        server.hub.bots._executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        await bot_tables(server, "127.0.0.2", 2)
+        assert await _until(lambda: in_flight[0] == 1)
+        await asyncio.sleep(0.3)
+        assert in_flight[0] == 1  # its second table waits for the first one's decision
+        await bot_tables(server, "127.0.0.1", 1)
+        assert await _until(lambda: in_flight[0] == 2)  # another address is not held up
+        release.set()
+
+    run(test)

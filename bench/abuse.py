@@ -1,0 +1,420 @@
+"""Abuse benchmark: each attack of issue 10 against a live server, beside an honest table.
+
+    python3 bench/abuse.py                       # every attack, about 2.5 minutes
+    python3 bench/abuse.py --attacks ping_flood,bot_tables --seconds 8
+
+Starts ``python3 -m server`` (default limits, a throw-away SQLite file) on 127.0.0.1. An
+honest player (from 127.0.0.1) plays the easy bot at its default 0.6 s delay the whole
+time, and a second honest connection sends an application ``ping`` every 50 ms. Then each
+attack in turn runs in its own process from its own loopback address (127.0.0.2, .3,
+...), so the per-address limits apply to it as to a stranger: a ``--warmup`` before the measured
+window of ``--seconds``. For every phase (``baseline`` first, with no attack) it records
+the honest ping round trip (p50, p99 in ms), the honest bot's reply (from the action
+sent to the next ``your_turn``: p50 in s, bot delay included), the server's largest RSS
+(MiB, its own process), and what the attacker achieved. Every loop is bounded in count
+and time; all traffic stays on loopback. Prints one JSON object on its last line.
+
+Attacks: ``ping_flood`` (websocket ping frames, never reading), ``slow_reader``
+(requests whose replies are never read), ``hello_flood`` (hello and hang up, as fast as
+possible), ``squat`` (tables with a one-hour hold, then gone), ``bot_tables`` (hard bot
+tables with stand-ins and nobody there), ``list_flood`` (four clients listing 100
+tables at their rate limit), ``half_open`` (handshakes that never finish).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from bench._procstat import rss_kib
+from protocol import messages as m
+from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
+
+ATTACKS = (
+    "ping_flood",
+    "slow_reader",
+    "hello_flood",
+    "squat",
+    "bot_tables",
+    "list_flood",
+    "half_open",
+)
+HONEST = ("127.0.0.1", 0)
+ATTACKER = ("127.0.0.2", 0)  # each attack process sets its own: 127.0.0.2, .3, ...
+
+
+async def _open(url: str, source: tuple[str, int]) -> ClientConnection:
+    return await connect(
+        url,
+        compression=None,
+        max_size=MAX_SERVER_MESSAGE_BYTES,
+        local_addr=source,
+        ping_interval=None,
+        open_timeout=10,
+    )
+
+
+async def _hello(url: str, name: str, source: tuple[str, int]) -> ClientConnection:
+    ws = await _open(url, source)
+    await ws.send(encode(m.Hello(protocol_version=1, name=name)))
+    while not isinstance(decode_server(await ws.recv()), m.Welcome):
+        pass
+    return ws
+
+
+async def _reply(ws: ClientConnection, kind: type[Any], limit: int = 200) -> Any:
+    for _ in range(limit):
+        message = decode_server(await ws.recv())
+        if isinstance(message, kind | m.ErrorMessage):
+            return message
+    return None
+
+
+# ---- attacks (each runs in its own process until its deadline) -----------------------
+
+
+async def _ping_flood(url: str, deadline: float) -> dict[str, int]:
+    pings = dropped = 0
+    while time.monotonic() < deadline:
+        conns = [await _hello(url, f"pf{i}", ATTACKER) for i in range(2)]
+        for ws in conns:
+            ws.transport.pause_reading()
+        while time.monotonic() < deadline and not all(ws.transport.is_closing() for ws in conns):
+            for ws in conns:
+                if ws.transport.is_closing():
+                    continue
+                with contextlib.suppress(Exception):
+                    for _ in range(50):
+                        ws.protocol.send_ping(b"p" * 125)
+                    ws.send_data()
+                    pings += 50
+            await asyncio.sleep(0.002)
+        dropped += sum(ws.transport.is_closing() for ws in conns)
+        for ws in conns:
+            ws.transport.abort()
+    return {"pings_sent": pings, "connections_dropped": dropped}
+
+
+async def _slow_reader(url: str, deadline: float) -> dict[str, int]:
+    sent = dropped = 0
+    while time.monotonic() < deadline:
+        ws = await _hello(url, "slow", ATTACKER)
+        await ws.send(encode(m.CreateTable(private=True)))
+        snap = await _reply(ws, m.Snapshot)
+        if not isinstance(snap, m.Snapshot):
+            break
+        ws.transport.pause_reading()
+        request = encode(m.WatchTable(code=snap.table.code))
+        while time.monotonic() < deadline and not ws.transport.is_closing():
+            with contextlib.suppress(Exception):
+                for _ in range(20):  # within the message rate limit
+                    ws.protocol.send_binary(request)
+                ws.send_data()
+                sent += 20
+            await asyncio.sleep(0.7)
+        dropped += ws.transport.is_closing()
+        ws.transport.abort()
+    return {"requests_unread": sent, "connections_dropped": dropped}
+
+
+async def _hello_flood(url: str, deadline: float) -> dict[str, int]:
+    hellos = refused = 0
+
+    async def one_loop(index: int) -> None:
+        nonlocal hellos, refused
+        while time.monotonic() < deadline:
+            try:
+                ws = await _hello(url, f"hf{index}", ATTACKER)
+                hellos += 1
+                await ws.close()
+            except Exception:
+                refused += 1
+                await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(one_loop(i) for i in range(16)))
+    return {"hellos": hellos, "refused": refused}
+
+
+async def _squat(url: str, deadline: float) -> dict[str, int]:
+    created = refused = 0
+    held: list[ClientConnection] = []
+    while time.monotonic() < deadline and refused < 3:
+        ws = await _hello(url, f"sq{len(held)}", ATTACKER)
+        held.append(ws)
+        for _ in range(10):
+            await ws.send(encode(m.CreateTable(hold_seconds=3600)))
+            reply = await _reply(ws, m.Snapshot)
+            if isinstance(reply, m.Snapshot):
+                created += 1
+            else:
+                refused += 1
+                break
+    for ws in held:
+        ws.transport.abort()
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    return {"tables_created": created, "refusals": refused}
+
+
+async def _bot_tables(url: str, deadline: float) -> dict[str, int]:
+    created = refused = 0
+    held: list[ClientConnection] = []
+    while time.monotonic() < deadline and refused < 3:
+        ws = await _hello(url, f"bt{len(held)}", ATTACKER)
+        held.append(ws)
+        for _ in range(10):
+            await ws.send(
+                encode(
+                    m.CreateTable(
+                        bot="hard",
+                        hold_seconds=0,
+                        on_hold_expiry="bot",
+                        overrides={"target_score": 100_000},
+                    )
+                )
+            )
+            reply = await _reply(ws, m.Snapshot)
+            if isinstance(reply, m.Snapshot):
+                created += 1
+            else:
+                refused += 1
+                break
+    for ws in held:
+        ws.transport.abort()  # nobody left: the stand-ins would play the hard bots forever
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    return {"bot_tables_created": created, "refusals": refused}
+
+
+async def _list_flood(url: str, deadline: float) -> dict[str, int]:
+    hosts = [await _hello(url, f"lh{i}", ATTACKER) for i in range(10)]
+    made = 0
+    for ws in hosts:
+        for _ in range(10):
+            await ws.send(encode(m.CreateTable()))
+            made += isinstance(await _reply(ws, m.Snapshot), m.Snapshot)
+    lists = 0
+
+    async def lister(index: int) -> None:
+        nonlocal lists
+        ws = await _hello(url, f"ll{index}", ATTACKER)
+        while time.monotonic() < deadline:
+            for _ in range(25):  # just under the 30 messages/s budget
+                await ws.send(encode(m.ListTables()))
+            for _ in range(25):
+                await ws.recv()
+            lists += 25
+            await asyncio.sleep(max(0.0, 0.9))
+
+    await asyncio.gather(*(lister(i) for i in range(4)))
+    for ws in hosts:
+        ws.transport.abort()
+    return {"public_tables": made, "lists": lists}
+
+
+async def _half_open(url: str, deadline: float) -> dict[str, int]:
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    opened = 0
+    writers: list[asyncio.StreamWriter] = []
+    while time.monotonic() < deadline:
+        writers = [w for w in writers if not w.is_closing()]
+        while len(writers) < 400 and time.monotonic() < deadline:
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=ATTACKER)
+            except OSError:
+                break
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            writers.append(writer)
+            opened += 1
+        await asyncio.sleep(0.2)
+    for writer in writers:
+        writer.close()
+    return {"half_open_connections": opened}
+
+
+def _attack(name: str, url: str, deadline: float, results: Any) -> None:
+    """Run in a child process: one attack until ``deadline`` (time.monotonic), from its
+    own loopback address (what one attack leaves behind does not limit the next)."""
+    global ATTACKER
+    ATTACKER = (f"127.0.0.{2 + ATTACKS.index(name)}", 0)
+    attack = globals()[f"_{name}"]
+    try:
+        results[name] = asyncio.run(
+            asyncio.wait_for(attack(url, deadline), deadline - time.monotonic() + 10)
+        )
+    except BaseException as error:  # report, never hang the benchmark
+        results[name] = {"attack_error": repr(error)}
+
+
+# ---- the honest side -------------------------------------------------------------------
+
+
+class Honest:
+    """A human playing the easy bot, and a connection pinging every 50 ms."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.pings: list[float] = []
+        self.replies: list[float] = []
+        self.errors = 0
+        self.stop = False
+
+    async def play(self) -> None:
+        rng = random.Random(5)
+        while not self.stop:
+            ws = await _hello(self.url, "honest", HONEST)
+            await ws.send(encode(m.CreateTable(bot="easy", overrides={"target_score": 500})))
+            sent: float | None = None
+            seq = 0
+            async for data in ws:
+                message = decode_server(data)  # type: ignore[arg-type]
+                if isinstance(message, m.YourTurn):
+                    if sent is not None:
+                        self.replies.append(time.monotonic() - sent)
+                    if self.stop:
+                        break
+                    seq += 1
+                    action = rng.choice(message.legal)
+                    act = m.Act(code=message.table, action=action, version=message.version, seq=seq)
+                    sent = time.monotonic()
+                    await ws.send(encode(act))
+                elif isinstance(message, m.ErrorMessage):
+                    self.errors += 1
+                elif isinstance(message, m.GameOver):
+                    break
+            await ws.close()
+
+    async def ping(self) -> None:
+        ws = await _hello(self.url, "pinger", HONEST)
+        nonce = 0
+        while not self.stop:
+            nonce += 1
+            start = time.monotonic()
+            await ws.send(encode(m.Ping(nonce=nonce)))
+            while True:
+                reply = decode_server(await ws.recv())
+                if isinstance(reply, m.Pong) and reply.nonce == nonce:
+                    break
+            self.pings.append(time.monotonic() - start)
+            await asyncio.sleep(0.05)
+        await ws.close()
+
+    def take(self) -> tuple[list[float], list[float]]:
+        pings, replies = self.pings, self.replies
+        self.pings, self.replies = [], []
+        return pings, replies
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "server", "--port", "0", "--db", f"{folder}/abuse.db",
+             "--log-level", "ERROR"],
+            cwd=Path(__file__).resolve().parent.parent,
+            stdout=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        try:
+            assert server.stdout is not None
+            line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
+            url = line.split()[-1]
+            honest = Honest(url)
+            tasks = [asyncio.create_task(honest.play()), asyncio.create_task(honest.ping())]
+            manager = multiprocessing.get_context("spawn").Manager()
+            results = manager.dict()
+            phases: dict[str, Any] = {}
+            for name in ("baseline", *args.attacks):
+                deadline = time.monotonic() + args.warmup + args.seconds
+                child = None
+                if name != "baseline":
+                    child = multiprocessing.get_context("spawn").Process(
+                        target=_attack, args=(name, url, deadline, results)
+                    )
+                    child.start()
+                await asyncio.sleep(args.warmup)
+                honest.take()
+                rss = 0
+                while time.monotonic() < deadline:
+                    rss = max(rss, rss_kib(server.pid))
+                    await asyncio.sleep(0.25)
+                pings, replies = honest.take()
+                if child is not None:
+                    child.join(30)
+                    if child.is_alive():
+                        child.kill()
+                p50, p99 = _percentile(pings, 0.5), _percentile(pings, 0.99)
+                phases[name] = {
+                    "ping_p50_ms": None if p50 is None else round(p50 * 1000, 2),
+                    "ping_p99_ms": None if p99 is None else round(p99 * 1000, 2),
+                    "pings": len(pings),
+                    "bot_reply_p50_s": None
+                    if not replies
+                    else round(statistics.median(replies), 3),
+                    "bot_replies": len(replies),
+                    "server_rss_mib": round(rss / 1024, 1),
+                    "server_alive": server.poll() is None,
+                    "attacker": dict(results.get(name, {})) if name != "baseline" else {},
+                }
+            honest.stop = True
+            for task in tasks:
+                task.cancel()
+            manager.shutdown()
+        finally:
+            server.terminate()
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    base = phases["baseline"]
+    worst_ping = max((p["ping_p99_ms"] or 0.0) for p in phases.values())
+    worst_bot = max((p["bot_reply_p50_s"] or 0.0) for p in phases.values())
+    return {
+        "benchmark": "abuse",
+        "seconds_per_phase": args.seconds,
+        "phases": phases,
+        "worst_ping_p99_ms": worst_ping,
+        "worst_bot_reply_p50_s": worst_bot,
+        "bot_reply_ratio_to_baseline": None
+        if not base["bot_reply_p50_s"]
+        else round(worst_bot / base["bot_reply_p50_s"], 2),
+        "honest_errors": honest.errors,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--attacks", default=",".join(ATTACKS), help="comma-separated")
+    parser.add_argument("--seconds", type=float, default=14.0, help="measured per phase")
+    parser.add_argument("--warmup", type=float, default=3.0, help="attack before measuring")
+    args = parser.parse_args()
+    args.attacks = [a for a in args.attacks.split(",") if a]
+    unknown = set(args.attacks) - set(ATTACKS)
+    if unknown:
+        parser.error(f"unknown attacks: {', '.join(sorted(unknown))}")
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()
