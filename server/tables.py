@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CODE_ALPHABET", "Player", "Seat", "Table", "server_time"]
 
+
 # the event loop's clock is time.monotonic(); clients get times on the wall clock, with
 # one fixed offset taken at start-up so that a deadline never moves between messages
 def _wall_minus_monotonic() -> float:
