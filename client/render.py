@@ -353,7 +353,7 @@ def _prompt_text(model: ClientModel) -> str:
         return ""
     if model.game_over is not None or view.phase is Phase.GAME_OVER:
         if table.your_seat is None:
-            return "Game over: l leave · s save the record · Tab score sheet"
+            return "Game over: l leave · s save the record · a analysis · Tab score sheet"
         return "Game over: r rematch · l leave · s save the record · a analysis · Tab scores"
     if table.status == "waiting":
         return f"Waiting for an opponent · b add the bot ({model.bot_level}) · x leave"
