@@ -16,9 +16,22 @@ if TYPE_CHECKING:
 
 __all__ = ["CODE_ALPHABET", "Player", "Seat", "Table", "server_time"]
 
+
 # the event loop's clock is time.monotonic(); clients get times on the wall clock, with
 # one fixed offset taken at start-up so that a deadline never moves between messages
-_WALL_MINUS_MONOTONIC = time.time() - time.monotonic()
+def _wall_minus_monotonic() -> float:
+    # the narrowest of a few brackets: a busy machine may pause us between two clock reads
+    best_gap, best_offset = float("inf"), 0.0
+    for _ in range(8):
+        before = time.monotonic()
+        wall = time.time()
+        after = time.monotonic()
+        if after - before < best_gap:
+            best_gap, best_offset = after - before, wall - (before + after) / 2
+    return best_offset
+
+
+_WALL_MINUS_MONOTONIC = _wall_minus_monotonic()
 
 
 def server_time(loop_time: float) -> float:

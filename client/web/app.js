@@ -88,6 +88,7 @@ const state = {
   settingsOpen: false,
   helpOpen: false,
   selected: null, // the keyboard's chosen card
+  answered: -1, // the version of the last turn this page answered
   bidEntry: "",
   exchangePicks: new Set(),
   notice: "",
@@ -278,6 +279,10 @@ function setTable(table) {
 function onSnapshot(snapshot) {
   if (snapshot.id === state.snapshotInFlight) state.snapshotInFlight = null;
   const code = snapshot.table.code;
+  if (state.code && state.code !== code && (snapshot.id ?? null) === null) {
+    // a resume sends a snapshot of every table this player sits at: this page shows one
+    return;
+  }
   if (state.code !== code) {
     // a new table on screen
     state.code = code;
@@ -298,6 +303,7 @@ function onSnapshot(snapshot) {
   }
   if (snapshot.view.commitment) rememberCommitment(code, snapshot.view.hand_number, snapshot.view.commitment);
   if (state.turn && state.turn.version !== snapshot.view.version) state.turn = null;
+  if (snapshot.view.version < state.answered) state.answered = -1; // a new game (rematch)
   const view = snapshot.view;
   if (view.phase === "deal" && view.commitment && view.hand_number > 0) {
     // a snapshot between the commitment and the shuffle (after a reload): the server
@@ -383,6 +389,8 @@ function noteMyDraft(event) {
 
 function onYourTurn(turn) {
   if (turn.table !== state.code) return;
+  // 1.1 asks twice (your_turn, and the snapshot that follows carries it): answer once
+  if (turn.version <= state.answered) return;
   state.turn = turn;
   state.timerEnds = turn.seconds_left === null ? null : Date.now() + turn.seconds_left * 1000;
   if (turn.phase === "bidding") state.bidEntry = "";
@@ -423,7 +431,12 @@ async function onHandResult(result) {
   }
 }
 
+// Every error code the server sent this page, in order (for tests and bug reports).
+const errorCodes = [];
+globalThis.spadesErrors = errorCodes;
+
 function onError(error) {
+  errorCodes.push(`${error.request}:${error.code}`);
   if (error.id !== null && error.id === state.snapshotInFlight) state.snapshotInFlight = null;
   if (error.request === "hello" && error.code === "bad_name") {
     // the server refused the name: ask for another one
@@ -445,7 +458,13 @@ function onError(error) {
     refreshLobby();
   }
   if (error.request === "entropy") return; // too late for this shuffle: nothing to do
-  if (error.code === "stale_version") requestSnapshot();
+  if (error.request === "action") {
+    // the game moved on before this action arrived (stale_version), or it was refused:
+    // take the fresh state and decide again
+    state.answered = -1;
+    requestSnapshot();
+    if (error.code === "stale_version") return;
+  }
   state.notice = error.message;
 }
 
@@ -481,6 +500,7 @@ function send(action) {
   const turn = state.turn;
   if (!turn) return;
   state.conn.act(state.code, action, turn.version);
+  state.answered = turn.version;
   state.turn = null;
   state.selected = null;
   state.timerEnds = null;
@@ -554,9 +574,15 @@ function cardFace(card, extra = "") {
 
 function render() {
   document.body.dataset.screen = state.screen;
-  $("#status").textContent =
-    state.connection === "open" ? `online as ${state.welcome ? state.welcome.name : ""}` : state.connection === "reconnecting" ? "reconnecting…" : "connecting…";
+  const status = {
+    open: `online as ${state.welcome ? state.welcome.name : ""}`,
+    reconnecting: "reconnecting…",
+    connecting: "connecting…",
+    replaced: "playing in another tab or window",
+  }[state.connection];
+  $("#status").textContent = status;
   $("#status").dataset.state = state.connection;
+  $("#reclaim").hidden = state.connection !== "replaced";
   $("#name-screen").hidden = state.screen !== "name";
   $("#lobby").hidden = state.screen !== "lobby";
   $("#table").hidden = state.screen !== "table";
@@ -944,6 +970,8 @@ function onClick(event) {
       return;
     case "refresh":
       return refreshLobby();
+    case "reclaim":
+      return state.conn.reclaim();
     case "join-code": {
       const code = $("#code-input").value.trim().toUpperCase();
       if (code) state.conn.send({ type: "join_table", code });
@@ -1128,6 +1156,8 @@ function connect(name) {
     onMessage: deliver,
     onState: (connection) => {
       state.connection = connection;
+      // without a live link nothing can be played here (another page may hold the seat)
+      if (connection !== "open") state.turn = null;
       render();
     },
   });

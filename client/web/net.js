@@ -49,6 +49,12 @@ export class Connection {
     this.open();
   }
 
+  /** Take the seats back after another page took them over ("replaced"). */
+  reclaim() {
+    this.retry = 0;
+    this.open();
+  }
+
   open() {
     this.onState(this.retry ? "reconnecting" : "connecting");
     const ws = new WebSocket(this.url, [SUBPROTOCOL]);
@@ -75,9 +81,15 @@ export class Connection {
       }
       this.receive(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (this.ws !== ws || this.stopped) return;
       this.welcomed = false;
+      if (event.code === 4000) {
+        // the same token said hello on a newer connection (another tab or window): taking
+        // the seat back at once would only make the two pages take it from each other
+        this.onState("replaced");
+        return;
+      }
       this.retry += 1;
       this.onState("reconnecting");
       // back off to at most 5 s; the seat is held for a minute by default

@@ -208,7 +208,8 @@ class Page:
             raise AssertionError(
                 f"timed out waiting for {what}; page errors: {self.errors()}; "
                 f"table: {self.js('return document.querySelector(`#table`)?.dataset')}; "
-                f"messages: {self.js('return globalThis.spadesTrace')}"
+                f"messages: {self.js('return globalThis.spadesTrace')}; "
+                f"link: {self.js('return document.querySelector(`#status`)?.dataset.state')}"
             ) from error
 
     def js(self, script: str, *args: Any) -> Any:

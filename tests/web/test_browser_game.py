@@ -126,6 +126,8 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     assert scans >= 20
     assert {"draft", "bidding"} <= shot
     assert labelled > 0
+    # every action this page sent was taken: no error at all (no stale or doubled action)
+    assert page.js("return globalThis.spadesErrors") == []
     close_hand_window(page)
     # dark mode: the next hand's draft
     page.resize(PHONE, dark=True)
@@ -244,6 +246,24 @@ def test_reload_or_a_dropped_network_mid_trick_resumes_the_seat_and_tricks_pause
     page.wait(lambda: my_turn(page) == "play", "the turn after the resume")
     assert hand_cards(page) == hand
     assert server.call(lambda: server.hub.tables[code].seats[0].player_id) == player
+    # the same seat opened in a second tab (same storage, same token) takes it over; the
+    # first tab says so and does not take it back on its own
+    first = page.driver.current_window_handle
+    page.driver.switch_to.new_window("tab")
+    page.open(f"{server.base}#t={code}")
+    page.wait(lambda: my_turn(page) == "play", "the seat in the second tab")
+    second = page.driver.current_window_handle
+    page.driver.switch_to.window(first)
+    page.wait(lambda: page.find("#status").get_attribute("data-state") == "replaced", "replaced")
+    assert page.visible("#reclaim")
+    page.driver.switch_to.window(second)
+    assert page.find("#status").get_attribute("data-state") == "open"
+    page.driver.close()
+    page.driver.switch_to.window(first)
+    assert my_turn(page) == ""  # nothing to play in a page that lost its seat
+    page.click("#reclaim")
+    page.wait(lambda: page.find("#status").get_attribute("data-state") == "open", "reclaimed")
+    page.wait(lambda: my_turn(page) == "play", "the seat back in the first tab")
     # and the game goes on from there
     act(page, rng)
 
@@ -288,6 +308,8 @@ def test_two_browsers_at_one_private_table_through_the_link(server: ServerThread
             act(page, rng)
             tricks = server.call(lambda: len(server.hub.tables[code].state.view_for(0).tricks))
         assert scans >= 15
+        for each in (host, friend, watcher):
+            assert each.js("return globalThis.spadesErrors") == []
         shoot(watcher, "spectator")
     finally:
         errors = host.errors() + friend.errors() + watcher.errors()

@@ -1,7 +1,9 @@
-"""One page on its own: its SHA-256 and deck agree with engine.shuffle; a refused name."""
+"""One page on its own: its SHA-256 and deck agree with engine.shuffle; a refused name;
+the lobby's list of open tables."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 from collections.abc import Iterator
@@ -11,12 +13,22 @@ import pytest
 
 from engine.cards import Card
 from engine.shuffle import commitment_of, shuffled_deck
+from protocol import messages as m
+from tests.server.helpers import Client
 from tests.web.browser import DESKTOP, Page, ServerThread
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[Page]:
-    server = ServerThread()
+def server() -> Iterator[ServerThread]:
+    running = ServerThread()
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@pytest.fixture(scope="module")
+def page(server: ServerThread) -> Iterator[Page]:
     opened = Page(DESKTOP)
     try:
         opened.open(server.base)
@@ -25,7 +37,6 @@ def page() -> Iterator[Page]:
     finally:
         errors = opened.errors()
         opened.close()
-        server.close()
         assert not errors, errors
 
 
@@ -108,3 +119,29 @@ def test_a_refused_name_asks_for_another(page: Page) -> None:
     page.click("#name-form button")
     page.wait(lambda: page.visible("#create"), "the lobby")
     assert page.find("#status").text == "online as good name"
+
+
+def test_the_lobby_lists_an_open_table_and_joins_it(server: ServerThread, page: Page) -> None:
+    async def open_table() -> str:
+        # someone in a terminal opens a public table and waits for a second player
+        client = await Client.hello(server.url, "waiting")
+        snap = await client.request(m.CreateTable(preset="classic"), m.Snapshot)
+        clients.append(client)
+        return snap.table.code
+
+    clients: list[Client] = []
+    code = asyncio.run_coroutine_threadsafe(open_table(), server.loop).result(20)
+    # a remembered name goes straight to the lobby (set here: with pytest-xdist this test
+    # may run in a module instance of its own, without the name test before it)
+    page.js("localStorage.setItem('spades2.name', 'good name')")
+    page.open(server.base)
+    page.wait(lambda: page.visible("#create"), "the lobby")
+    page.wait(lambda: page.js("return globalThis.spadesTrace.length") > 0, "the welcome")
+    page.click("#refresh")
+    row = f"[data-join='{code}']"
+    page.wait(lambda: page.exists(row), "the open table in the list")
+    assert "waiting" in page.find("#table-list").text
+    page.click(row)
+    page.wait(lambda: page.table_data().get("hand") == "1", "the game at the joined table")
+    assert "waiting" in page.find(".opponent").text
+    assert server.call(lambda: server.hub.tables[code].seats[1].name) == "good name"

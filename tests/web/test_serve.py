@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import http.client
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from server import RunningServer
 from server.web import WEB_FILES
@@ -98,3 +101,30 @@ def test_first_load_is_under_150_kb() -> None:
         if path.endswith((".html", ".js", ".css")):
             text = file.body.decode()
             assert not FETCH_ELSEWHERE.search(text), path
+
+
+def test_spades_serve_prints_the_address_to_open_in_a_browser() -> None:
+    root = Path(__file__).resolve().parents[2]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", "0", "--db", ":memory:",
+         "--log-level", "WARNING"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        second = process.stdout.readline()
+        assert first.startswith("spades server listening on ws://127.0.0.1:"), first
+        assert second.startswith("play in a browser: http://127.0.0.1:"), second
+        address = second.split()[4]
+        port = int(address.rsplit(":", 1)[1].rstrip("/"))
+        assert address == f"http://127.0.0.1:{port}/"
+        status, _, body = get(port, "/")
+        assert status == 200 and b"Spades" in body
+    finally:
+        process.terminate()
+        process.wait(10)
+        if process.stdout is not None:
+            process.stdout.close()
