@@ -208,8 +208,8 @@ def run_replay(
     if print_only:
         try:
             for index in range(len(pages)):
-                page = render_page(state, pages, index, ascii_only, key_hints=False)
-                print(safe_text(fragments_text(page), newlines=True))
+                printed = render_page(state, pages, index, ascii_only, key_hints=False)
+                print(safe_text(fragments_text(printed), newlines=True))
                 print()
             sys.stdout.flush()
         except BrokenPipeError:
