@@ -674,6 +674,20 @@ class ClientModel:
             self.pending = None
 
     def _on_error(self, message: m.ErrorMessage) -> None:
+        if message.code == "bad_token":
+            # the server forgot us (it keeps no session that never sat down, e.g. a
+            # spectator's, across a restart): start a new one; nothing for the player to do
+            self.token = None
+            self.welcomed_once = False
+            self.say("The server did not know our session: starting a new one.")
+            self.send(
+                m.Hello(
+                    protocol_version=m.PROTOCOL_VERSION,
+                    protocol_minor=m.PROTOCOL_MINOR,
+                    name=self.name,
+                )
+            )
+            return
         text = safe_text(message.message)
         self.flash = f"{text} ({message.code})"
         self.say(f"! {text}")
@@ -699,17 +713,6 @@ class ClientModel:
         if not self.welcomed_once and message.code not in ("bad_token", "rate_limited"):
             # refused before any welcome: no session will come of this connection
             self.connection_failed(f"the server refused our hello: {text}", final=True)
-            return
-        if message.code == "bad_token":  # the server forgot us: start a new session
-            self.token = None
-            self.welcomed_once = False
-            self.send(
-                m.Hello(
-                    protocol_version=m.PROTOCOL_VERSION,
-                    protocol_minor=m.PROTOCOL_MINOR,
-                    name=self.name,
-                )
-            )
             return
         if self.screen is Screen.CONNECTING and message.code in ("unknown_table", "table_full"):
             self.screen = Screen.LOBBY

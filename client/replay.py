@@ -12,6 +12,8 @@ standard output instead.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,9 +107,15 @@ def _cards(cards: tuple[Card, ...], ascii_only: bool) -> str:
 
 
 def render_page(
-    state: GameState, pages: list[HandPage], index: int, ascii_only: bool = False
+    state: GameState,
+    pages: list[HandPage],
+    index: int,
+    ascii_only: bool = False,
+    *,
+    key_hints: bool = True,
 ) -> StyleAndTextTuples:
-    """One hand's page as formatted text."""
+    """One hand's page as formatted text (``key_hints=False``: without the paging keys'
+    status line, for ``--print``)."""
     page = pages[index]
     out: StyleAndTextTuples = []
 
@@ -172,8 +180,9 @@ def render_page(
                 f"{state.scores[1 - champion]}.",
                 "class:turn",
             )
-    status = " ←/→ previous/next hand · Home/End first/last · a analysis · q quit"
-    out.append(("class:status", status))
+    if key_hints:
+        status = " ←/→ previous/next hand · Home/End first/last · a analysis · q quit"
+        out.append(("class:status", status))
     return out
 
 
@@ -197,13 +206,16 @@ def run_replay(
         print(safe_text(f"spades replay: {path} holds no hand"))
         return 1
     if print_only:
-        for index in range(len(pages)):
-            print(
-                safe_text(
-                    fragments_text(render_page(state, pages, index, ascii_only)), newlines=True
-                )
-            )
-            print()
+        try:
+            for index in range(len(pages)):
+                printed = render_page(state, pages, index, ascii_only, key_hints=False)
+                print(safe_text(fragments_text(printed), newlines=True))
+                print()
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # the reader left early (`| head`): stop quietly; point stdout at nothing so
+            # the interpreter's final flush does not raise again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     where = [0]
     bindings = KeyBindings()

@@ -21,7 +21,14 @@ import sys
 from server.config import ServerConfig, default_db_path
 from server.errors import ServerError
 
-__all__ = ["add_bot_arguments", "add_serve_arguments", "config_from_args", "run_bot", "run_serve"]
+__all__ = [
+    "add_bot_arguments",
+    "add_serve_arguments",
+    "browser_address",
+    "config_from_args",
+    "run_bot",
+    "run_serve",
+]
 
 _DEFAULTS = ServerConfig()
 
@@ -170,6 +177,15 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
+def browser_address(config: ServerConfig, host: str, port: int) -> str:
+    """The address to print for the browser client of a server listening on ``host`` and
+    ``port`` with ``config``: https:// when it serves TLS (the port then speaks nothing
+    else), and a placeholder host when it listens on every interface."""
+    scheme = "https" if config.certfile else "http"
+    shown = "<this machine's address>" if config.host in ("0.0.0.0", "::", "") else host
+    return f"{scheme}://{shown}:{port}/"
+
+
 async def _serve(config: ServerConfig) -> None:
     from server.app import start_server
 
@@ -180,8 +196,8 @@ async def _serve(config: ServerConfig) -> None:
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)
     print(f"spades server listening on {running.url}", flush=True)
-    shown = "<this machine's address>" if config.host in ("0.0.0.0", "::", "") else running.host
-    print(f"play in a browser: http://{shown}:{running.port}/ (nothing to install)", flush=True)
+    address = browser_address(config, running.host, running.port)
+    print(f"play in a browser: {address} (nothing to install)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -101,3 +101,36 @@ def test_replay_pages_with_the_keys(tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
         pipe.send_text("nnp\x1b[C\x1b[Dq")
         assert run_replay(str(path), input=pipe, output=DummyOutput()) == 0
+
+
+def test_replay_print_has_no_key_hints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--print`` is for a pipe or a file: the paging keys do nothing there."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(finished_record()))
+    assert main(["replay", str(path), "--print"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over" in out
+    assert "q quit" not in out and "previous/next hand" not in out
+
+
+def test_replay_print_into_a_closed_pipe_ends_without_a_traceback(tmp_path: Path) -> None:
+    """``spades replay game.json --print | head`` : the reader leaves early, and the
+    command ends quietly instead of printing a BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(finished_record()))
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main())",
+         "replay", str(path), "--print"],
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # like `head -1`: the reader is gone
+    error = proc.stderr.read().decode()
+    proc.wait(60)
+    assert b"Replay" in first
+    assert "Traceback" not in error and "BrokenPipe" not in error

@@ -237,3 +237,23 @@ def test_a_hello_refused_before_any_welcome_stops_the_client() -> None:
     model = asyncio.run(run())
     assert model.given_up
     assert model.connect_error == "the server refused our hello: hello.protocol_minor: Extra inputs"
+
+
+def test_a_forgotten_session_starts_anew_without_an_error_on_screen() -> None:
+    """A spectator's session is not stored (the server keeps only players who sat down):
+    after a server restart its token gets ``bad_token``. The client starts a new session
+    by itself, so the player sees a plain note, not a refusal it can do nothing about."""
+    model = model_at(advance_to(dealt(), Phase.DRAFT, 0), seat=None)
+    model.connection_lost()
+    model.handle(
+        m.ErrorMessage(
+            code="bad_token",
+            message="this token is not known here; say hello without one",
+            request="hello",
+        )
+    )
+    hello = model.sent[-1]
+    assert isinstance(hello, m.Hello) and hello.token is None
+    assert "bad_token" not in model.flash and "not known" not in model.flash
+    assert not any("token" in line for line in model.log)
+    assert model.log[-1] == "The server did not know our session: starting a new one."

@@ -90,3 +90,16 @@ def test_start_server_raises_a_server_error_for_a_missing_key(tmp_path: Path) ->
             await start_server(config)
 
     asyncio.run(main())
+
+
+def test_the_browser_address_printed_at_start_is_https_when_serving_tls() -> None:
+    """With --certfile the same port speaks only TLS: the printed browser address must
+    be https://, or a host who follows it gets no page."""
+    from server.cli import browser_address
+
+    tls = replace(TEST_CONFIG, host="127.0.0.1", certfile="c.pem", keyfile="k.pem")
+    assert browser_address(tls, "127.0.0.1", 8766) == "https://127.0.0.1:8766/"
+    plain = replace(TEST_CONFIG, host="127.0.0.1")
+    assert browser_address(plain, "127.0.0.1", 8765) == "http://127.0.0.1:8765/"
+    everywhere = replace(TEST_CONFIG, host="0.0.0.0", certfile="c.pem", keyfile="k.pem")
+    assert browser_address(everywhere, "0.0.0.0", 443) == "https://<this machine's address>:443/"
