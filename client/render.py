@@ -531,8 +531,9 @@ def _hand_lines(model: ClientModel, view: PlayerView) -> list[Line]:
     return lines
 
 
-def _count(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
+def _count(count: int, noun: str = "card", nouns: str | None = None) -> str:
+    """``1 card``, ``2 cards``; ``nouns`` for a plural that is not ``noun + "s"``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
 def pile_cards(view: PlayerView) -> list[Card]:
@@ -686,7 +687,8 @@ def _centre_lines(model: ClientModel, view: PlayerView) -> list[Line]:
             )
             spades = sum(1 for c in view.hand if c.suit == 3)
             high = sum(1 for c in view.hand if c.rank >= 11)
-            lines.append([("class:dim", f"   (you hold {spades} spades, {high} aces/kings)")])
+            held = f"{_count(spades, 'spade')}, {_count(high, 'ace or king', 'aces or kings')}"
+            lines.append([("class:dim", f"   (you hold {held})")])
         return lines
     if phase is Phase.PLAY:
         return _trick_lines(model, view)

@@ -152,3 +152,13 @@ def test_every_window_fits_80x24_with_the_longest_rules() -> None:
     for overlay in Overlay:
         model.overlay = overlay
         assert_nothing_cut(model)
+
+
+def test_the_bidding_hint_counts_in_words() -> None:
+    # with these seeds the bidder holds 4 spades and 1 ace or king, then 2 and 2
+    expected = {1: "(you hold 4 spades, 1 ace or king)", 2: "(you hold 2 spades, 2 aces or kings)"}
+    for seed, words in expected.items():
+        state = advance_to(dealt(n=seed), Phase.BIDDING, seed=seed)
+        text = render_screen_text(model_at(state, seat=0))
+        assert words in text
+        assert "aces/kings" not in text
