@@ -245,7 +245,9 @@ def test_two_instant_clients_are_never_refused_but_a_flooder_is_closed() -> None
                     refusals += 1
         except ConnectionError:
             pass
-        assert refusals == server.hub.config.rate_close_after
+        # the bucket refills on the wall clock: on a busy machine a ping may pass between
+        # two refusals and start the count of refusals in a row again, never lower it
+        assert refusals >= server.hub.config.rate_close_after
         assert flooder.ws.close_code == 1008
         for client in (first, second):
             await client.close()
