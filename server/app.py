@@ -60,11 +60,9 @@ from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any
 
-from pydantic import BaseModel
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
-from websockets.protocol import State
 
 from engine import (
     Action,
@@ -82,18 +80,19 @@ from engine import (
 from protocol import convert
 from protocol import messages as m
 from protocol.codec import (
-    JSON_SUBPROTOCOL,
     decode_client,
     decode_client_json,
     encode,
     encode_for,
     encode_json,
-    json_from_msgpack,
 )
 from protocol.errors import ConversionError, DecodeError
 from protocol.text import TextError, clean_chat, clean_name
 from server.bots import BotRunner
 from server.config import ServerConfig
+from server.connection import Conn, RequestError
+from server.connection import error_message as _error
+from server.connection import peer_address as _peer
 from server.errors import StartupError
 from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits, LimitError
@@ -109,150 +108,6 @@ LIST_PAGE_SIZE = 50
 """Tables in one ``table_list`` page (``list_tables`` asks for the next with ``offset``)."""
 
 log = logging.getLogger("server")
-
-
-class RequestError(Exception):
-    """A refused request: becomes an ``error`` message; nothing has changed."""
-
-    def __init__(self, code: m.ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: m.ErrorCode = code
-        self.message = message
-
-
-class _Bucket:
-    """A token bucket: ``rate`` per second, at most ``burst`` saved up."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def credit(self, count: int) -> None:
-        """Give back ``count`` tokens (never above ``burst``): the server asked for a reply."""
-        self.tokens = min(self.burst, self.tokens + count)
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-
-class Conn:
-    """One websocket connection, welcomed (``player`` set) or not yet.
-
-    ``send`` encodes a message and keeps it until the hub's next flush (at most one turn
-    of the event loop later), which first commits the store and then writes every
-    connection's frames with one socket write each: nothing leaves before it is stored,
-    and a burst of messages for one connection costs one system call.
-    """
-
-    _next_id = 0
-
-    __slots__ = (
-        "address",
-        "chat_rate",
-        "close_task",
-        "closed",
-        "config",
-        "hub",
-        "id",
-        "json",
-        "minor",
-        "pending",
-        "player",
-        "rate",
-        "strikes",
-        "watching",
-        "ws",
-    )
-
-    def __init__(self, ws: ServerConnection, config: ServerConfig, hub: Hub | None = None) -> None:
-        Conn._next_id += 1
-        self.id = Conn._next_id
-        self.ws = ws
-        self.config = config
-        self.hub = hub
-        self.pending: list[bytes] = []
-        # The browser's JSON subprotocol: the same messages as UTF-8 JSON in text frames.
-        self.json = getattr(ws, "subprotocol", None) == JSON_SUBPROTOCOL
-        self.minor = m.PROTOCOL_MINOR  # 1.1 until hello says 1.0
-        self.player: Player | None = None
-        self.watching: set[str] = set()
-        self.rate = _Bucket(config.rate_messages_per_second, config.rate_burst)
-        self.chat_rate = _Bucket(config.chat_per_second, config.chat_burst)
-        self.strikes = 0
-        self.closed = False
-        self.close_task: asyncio.Task[None] | None = None
-        self.address = _address(ws)
-
-    def send(self, message: BaseModel) -> None:
-        """Queue ``message`` for this connection (dropped once it is closing), in the form
-        of the protocol minor version it speaks (a message new in 1.1 skips a 1.0 one)."""
-        if not self.closed:
-            data = encode(message) if self.minor == m.PROTOCOL_MINOR else encode_for(message, 0)
-            if data is not None:
-                self.send_bytes(data)
-
-    def send_bytes(self, data: bytes) -> None:
-        """Queue an encoded message (shared by every viewer who gets the same bytes)."""
-        if self.closed:
-            return
-        if self.json:
-            data = json_from_msgpack(data).encode()
-        if len(self.pending) >= self.config.send_queue_limit or (
-            self.ws.transport is not None
-            and self.ws.transport.get_write_buffer_size() > self.config.send_buffer_bytes
-        ):
-            self.close_soon(1008, "too many unread messages")
-            return
-        if not self.pending:
-            if self.hub is None:
-                asyncio.get_running_loop().call_soon(self.flush)
-            else:
-                self.hub.dirty(self)
-        self.pending.append(data)
-
-    def flush(self) -> None:
-        """Write the queued frames (the store has them already): one socket write."""
-        pending, self.pending = self.pending, []
-        if not pending:
-            return
-        ws = self.ws
-        protocol = ws.protocol
-        if protocol.state is not State.OPEN:
-            return
-        try:
-            send = protocol.send_text if self.json else protocol.send_binary
-            for data in pending:
-                send(data)
-            chunks = [chunk for chunk in protocol.data_to_send() if chunk]
-            ws.transport.writelines(chunks)
-        except Exception:  # the connection broke under us: its reader ends it
-            log.debug("connection %d: write failed", self.id, exc_info=True)
-
-    def close_soon(self, code: int, reason: str) -> None:
-        if self.closed:
-            return
-        if self.hub is not None:
-            self.hub.flush()  # what was said before the close goes first (stored first)
-        else:
-            self.flush()
-        self.closed = True
-        self.pending = []
-        log.info("connection %d: closing (%d %s)", self.id, code, reason)
-        self.close_task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
-
-
-def _error(
-    code: m.ErrorCode, message: str, request: str | None, req_id: int | None
-) -> m.ErrorMessage:
-    return m.ErrorMessage(code=code, message=message, request=request, id=req_id)
 
 
 class Hub:
@@ -1511,21 +1366,6 @@ class Hub:
             work.cancel()
         self.bots.close()
         self.store.close()
-
-
-def _address(ws: ServerConnection) -> str:
-    try:
-        return str(ws.remote_address[0])
-    except Exception:
-        return "?"
-
-
-def _peer(ws: ServerConnection) -> str:
-    try:
-        address = ws.remote_address
-        return f"{address[0]}:{address[1]}"
-    except Exception:
-        return "?"
 
 
 class RunningServer:

@@ -12,7 +12,7 @@ from protocol import convert
 from protocol import messages as m
 
 if TYPE_CHECKING:
-    from server.app import Conn
+    from server.connection import Conn
 
 __all__ = ["CODE_ALPHABET", "Player", "Seat", "Table", "server_time"]
 
