@@ -4,6 +4,13 @@
     print(running.url)                  # ws://127.0.0.1:PORT/
     await running.close()               # or: async with await start_server(...) as running:
 
+Layers (see each module's docstring): :mod:`server.connection` (a ``Conn``: frames out,
+rate budgets), this module (``Hub``: frames in, ``hello``, dispatch, flush, loading,
+start-up), :mod:`server.lobby` (``Lobby``: codes, listing, create/join/watch/add_bot/leave)
+and :mod:`server.room` (``TableRoom``: one table's game loop, where a played card goes).
+``Hub`` is ``class Hub(Lobby)``, ``Lobby`` is ``class Lobby(TableRoom)``. This module
+re-exports ``Conn`` and ``LIST_PAGE_SIZE``.
+
 How it works, in one place:
 
 - Each connection gets a :class:`Conn`. Requests are handled one at a time and

@@ -115,7 +115,7 @@ class Table:
     bot_seat: int | None = None  # the seat ``bot_task`` moves for
     address: str | None = None  # the network address that created it (not stored)
     humans_gone_at: float | None = None  # since when no human here is connected
-    paused: bool = False  # bots stopped moving for absent humans (see Hub._nobody_there)
+    paused: bool = False  # bots stopped moving for absent humans (see TableRoom._nobody_there)
     turn_task: asyncio.Task[None] | None = None
     turn_deadline: float | None = None
     hold_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
