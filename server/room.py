@@ -7,11 +7,12 @@ table on: the entropy step before each hand, the next seat's prompt (and turn ti
 a bot's move, the end of the game. Holds for dropped seats, rematches and the entropy
 exchange live here too.
 
-:class:`TableRoom` is the innermost layer of :class:`server.app.Hub` (``Hub(Lobby(TableRoom))``): it
-is called by the hub's dispatch with a welcomed connection and a request, and its timers
-and bots run as hub tasks (``spawn``). What it uses from the rest of the hub is declared
-at the top of the class: the store, the tables and players, the bot runner, the clock,
-the task spawner, and the lobby's ``_table``/``_vacate``.
+:class:`TableRoom` is the innermost layer of :class:`server.app.Hub`
+(``Hub(Lobby(TableRoom))``): it is called by the hub's dispatch with a welcomed connection
+and a request, and its timers and bots run as hub tasks (``spawn``). What it uses from
+the rest of the hub is declared at the top of the class: the store, the tables and
+players, the bot runner, the clock, the task spawner, and the lobby's
+``_table``/``_vacate``.
 """
 
 from __future__ import annotations
