@@ -16,14 +16,14 @@ from engine.bot.evaluate import modes_table
 from engine.bot.heuristics import (
     SAMPLE_WEIGHT,
     best_exchange,
-    bid_likelihood,
     nil_chance,
     plan_value,
 )
 from engine.bot.knowledge import Knowledge, read_knowledge, sample_hand
 from engine.bot.rules_based import BLIND_NIL_SUCCESS
+from engine.bot.search import distinct_moves
+from engine.bot.search import opponent_bid_weight as bid_weight
 from engine.fast import greedy_card, greedy_playout, solve
-from engine.game import PlayerView
 
 __all__ = [
     "BLIND_NIL_SUCCESS",
@@ -31,6 +31,7 @@ __all__ = [
     "Knowledge",
     "best_exchange",
     "bid_weight",
+    "distinct_moves",
     "draw_opponent",
     "greedy_card",
     "greedy_playout",
@@ -41,25 +42,6 @@ __all__ = [
     "sample_hand",
     "solve",
 ]
-
-
-def bid_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
-    """How well a drawn opponent hand fits the opponent's bid (``None`` before it bid).
-
-    The played cards of the opponent are added back, so the hand is judged as it stood
-    when it bid.
-    """
-    opp = know.opp
-    blind = bool(view.blind_nil[opp])
-    bid = view.bids[opp]
-    if not blind and bid is None:
-        return None
-    played = know.opp_played
-
-    def weight(hand: int) -> float:
-        return bid_likelihood(hand | played, bid, blind)
-
-    return weight
 
 
 def draw_opponent(

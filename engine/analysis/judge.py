@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from engine.actions import Bid, BlindNil, Discard, Exchange, Keep, Play, PlayerAction
 from engine.analysis import botlink
 from engine.analysis.model import AnalysisError, AnalysisLevel, Hindsight, Knew
-from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, card_mask, cards_in
+from engine.cards import ALL_CARDS_MASK, CARDS, card_mask, cards_in
 from engine.game import Phase, PlayerView, legal_play_mask, score_seat, trick_winner
 from engine.rules import RuleSet
 
@@ -87,22 +87,8 @@ def _unpack(value: float) -> tuple[int, int]:
     return (whole - tricks) // int(_PACK), tricks
 
 
-def distinct_cards(legal: int, others: int) -> list[int]:
-    """The lowest card of each run of legal cards no card of ``others`` separates.
-
-    Two such cards are worth the same in any play, so only one of each run is scored.
-    """
-    moves = []
-    for suit_mask in SUIT_MASKS:
-        part = legal & suit_mask
-        while part:
-            low = (part & -part).bit_length() - 1
-            moves.append(low)
-            above = others & suit_mask & ~((1 << (low + 1)) - 1)
-            if not above:
-                break
-            part &= ~((1 << ((above & -above).bit_length() - 1)) - 1)
-    return moves
+# the lowest card of each run of legal cards no card of ``others`` separates: the bot's
+distinct_cards = botlink.distinct_moves
 
 
 def _representative(card: int, moves: list[int], others: int) -> int:

@@ -37,7 +37,15 @@ from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card
 from engine.fast import greedy_card, greedy_playout, solve_bounded
 from engine.game import PlayerView, legal_play_mask, trick_winner
 
-__all__ = ["SearchConfig", "follow_exclusions", "play_noise", "search_bid", "search_play"]
+__all__ = [
+    "SearchConfig",
+    "distinct_moves",
+    "follow_exclusions",
+    "opponent_bid_weight",
+    "play_noise",
+    "search_bid",
+    "search_play",
+]
 
 _LATE_SET_DISCOUNT = 0.3
 _MIN_SAMPLES = 8
@@ -151,8 +159,12 @@ def _inferred(view: PlayerView, know: Knowledge) -> Knowledge | None:
     return narrowed
 
 
-def _opponent_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
-    """The likelihood of a drawn opponent hand given its bid (``None``: no bid yet)."""
+def opponent_bid_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
+    """The likelihood of a drawn opponent hand given its bid (``None``: no bid yet).
+
+    The opponent's played cards are added back, so the hand is judged as it stood when
+    it bid.
+    """
     opp = know.opp
     blind = bool(view.blind_nil[opp])
     bid = view.bids[opp]
@@ -166,8 +178,9 @@ def _opponent_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float
     return weight
 
 
-def _root_moves(legal: int, separators: int) -> list[int]:
-    """One card (the lowest) of each run of equivalent legal cards."""
+def distinct_moves(legal: int, separators: int) -> list[int]:
+    """One card (the lowest) of each run of legal cards that no card of ``separators``
+    splits: two such cards are worth the same in any play."""
     moves = []
     for suit_mask in SUIT_MASKS:
         part = legal & suit_mask
@@ -203,7 +216,7 @@ def search_play(
     separators = ALL_CARDS_MASK & ~hand & ~know.played
     if trick_card >= 0:
         separators |= 1 << trick_card
-    moves = _root_moves(legal, separators)
+    moves = distinct_moves(legal, separators)
     if len(moves) == 1:
         return CARDS[moves[0]]
     blind = (bool(view.blind_nil[me]), bool(view.blind_nil[opp]))
@@ -216,7 +229,7 @@ def search_play(
     won0 = view.tricks_won[me]
     won1 = view.tricks_won[opp]
     broken = view.spades_broken
-    weight = _opponent_weight(view, know)
+    weight = opponent_bid_weight(view, know)
     narrowed = _inferred(view, know) if config.play_inference else None
     left = hand.bit_count()  # tricks left including the current one
     exact = left <= config.endgame_tricks
@@ -343,7 +356,7 @@ def search_bid(
     opp_known = opp_blind or opp_bid is not None
     opp_nil = opp_blind or opp_bid == 0
     leader = 0 if view.first_bidder == me else 1
-    weight = _opponent_weight(view, know)
+    weight = opponent_bid_weight(view, know)
     natural_modes = modes_table((13, 0 if opp_nil else 13))
     nil_modes = modes_table((0, 0 if opp_nil else 13))
     samples = max(1, config.bid_samples)
