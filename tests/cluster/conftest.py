@@ -1,0 +1,5 @@
+"""The cluster tests get a real ``redis-server`` from :mod:`tests.redisfixture`."""
+
+from tests.redisfixture import redis_server
+
+__all__ = ["redis_server"]
