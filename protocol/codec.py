@@ -32,6 +32,7 @@ from pydantic import BaseModel, ValidationError
 from protocol.errors import DecodeError
 from protocol.messages import (
     ADDED_IN_1_1,
+    ADDED_IN_1_2,
     CLIENT_ADAPTER,
     SERVER_ADAPTER,
     ClientMessage,
@@ -92,10 +93,13 @@ def _downgraded(value: Any) -> Any:
 def wire_dict(message: BaseModel, minor: int = 1) -> dict[str, Any] | None:
     """The map that goes on the wire for ``message`` on a connection speaking ``1.minor``.
 
-    For ``minor`` 1 that is every field; for 0 the fields, events and messages of
+    For ``minor`` 2 that is every field; for 0 the fields, events and messages of
     :data:`~protocol.messages.ADDED_IN_1_1` are left out, and a message new in 1.1 gives
-    ``None`` (it is not sent at all).
+    ``None`` (it is not sent at all); below 2 a message new in 1.2
+    (:data:`~protocol.messages.ADDED_IN_1_2`) gives ``None``.
     """
+    if minor < 2 and type(message) in ADDED_IN_1_2:
+        return None
     if minor >= 1:
         dumped: dict[str, Any] = message.model_dump(mode="python")
         return dumped

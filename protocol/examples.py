@@ -357,6 +357,7 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
         m.AnalysisMessage(
             record_id=record_id, seat=0, level="normal", analysis_json=EXAMPLE_ANALYSIS, id=14
         ),
+        m.Redirect(url="ws://node2.example:8765/", table=EXAMPLE_TABLE, request="join_table", id=3),
     )
 
 

@@ -13,7 +13,9 @@ these models.
 Version 1.1 is a minor version of 1: a client says ``protocol_minor: 1`` in ``hello``.
 Every field 1.1 added has a default, so these models also read 1.0 messages;
 :data:`ADDED_IN_1_1` lists what a connection that speaks 1.0 never gets (see
-:func:`protocol.codec.wire_dict`).
+:func:`protocol.codec.wire_dict`). Version 1.2 (``protocol_minor: 2``) adds one message,
+:class:`Redirect` (:data:`ADDED_IN_1_2`); a server never sends it to a 1.0 or 1.1
+connection, which gets an ``unknown_table`` error naming the URL instead.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 __all__ = [
     "ADDED_IN_1_1",
+    "ADDED_IN_1_2",
     "CLIENT_ADAPTER",
     "ENTROPY_MAX_BYTES",
     "ERROR_CODES",
@@ -73,6 +76,7 @@ __all__ = [
     "PlayAction",
     "Pong",
     "RecordMessage",
+    "Redirect",
     "Rematch",
     "Rules",
     "ScoreLine",
@@ -95,8 +99,8 @@ __all__ = [
 
 PROTOCOL_VERSION: Final = 1
 SUPPORTED_VERSIONS: Final = (1,)
-PROTOCOL_MINOR: Final = 1
-"""The newest minor version of :data:`PROTOCOL_VERSION` this code speaks (1.1)."""
+PROTOCOL_MINOR: Final = 2
+"""The newest minor version of :data:`PROTOCOL_VERSION` this code speaks (1.2)."""
 ENTROPY_MAX_BYTES: Final = 32
 """The most bytes of entropy a seat may send for one hand."""
 
@@ -1118,6 +1122,22 @@ class Left(_Message):
     """The ``id`` of your ``leave`` (nil when the table closed under you)."""
 
 
+class Redirect(_Message):
+    """1.2: the table this request names (or, answering ``hello``, a table you sit at) is
+    run by another node of this server's cluster: connect to ``url``, say ``hello`` with
+    the same token there, and send the request again. Nothing changed here."""
+
+    type: Literal["redirect"] = "redirect"
+    url: Annotated[str, Field(min_length=1, max_length=512, pattern=r"^wss?://")]
+    """The public websocket URL of the node that runs the table."""
+    table: TableCode
+    """The code of the table that lives there."""
+    request: str | None = None
+    """The ``type`` of the request this answers (``hello`` for a resume)."""
+    id: RequestId | None = None
+    """The ``id`` of that request."""
+
+
 ServerMessage = Annotated[
     Welcome
     | TableList
@@ -1134,7 +1154,8 @@ ServerMessage = Annotated[
     | EntropyAccepted
     | Pong
     | Left
-    | AnalysisMessage,
+    | AnalysisMessage
+    | Redirect,
     Field(discriminator="type"),
 ]
 
@@ -1156,3 +1177,8 @@ ADDED_IN_1_1: Final[dict[type[BaseModel], frozenset[str]]] = {
 
 A connection that speaks 1.0 never gets these fields, these messages or these events.
 """
+
+ADDED_IN_1_2: Final[dict[type[BaseModel], frozenset[str]]] = {
+    Redirect: frozenset(Redirect.model_fields),
+}
+"""What 1.2 added: the ``redirect`` message (a 1.0 or 1.1 connection never gets it)."""

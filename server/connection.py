@@ -125,7 +125,7 @@ class Conn:
         """Queue ``message`` for this connection (dropped once it is closing), in the form
         of the protocol minor version it speaks (a message new in 1.1 skips a 1.0 one)."""
         if not self.closed:
-            data = encode(message) if self.minor == m.PROTOCOL_MINOR else encode_for(message, 0)
+            data = encode(message) if self.minor >= 1 else encode_for(message, 0)
             if data is not None:
                 self.send_bytes(data)
 

@@ -169,7 +169,7 @@ def test_hold_is_a_deadline_on_the_server_clock_from_welcome() -> None:
     async def test(server: RunningServer) -> None:
         first, second, code = await two_players(server, hold_seconds=40)
         assert first.welcome is not None
-        assert first.welcome.protocol_minor == 1
+        assert first.welcome.protocol_minor == m.PROTOCOL_MINOR  # the client's own
         assert first.welcome.server_time is not None
         assert first.welcome.entropy_seconds == TEST_CONFIG.entropy_seconds
         before = time.time()
