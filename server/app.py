@@ -91,7 +91,8 @@ from server.errors import StartupError
 from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
-from server.store import Store, StoreError, TableRow, token_hash
+from server.storage import Storage, open_store
+from server.store import StoreError, TableRow, token_hash
 from server.tables import Player, Table, server_time
 from server.web import respond as web_respond
 from server.web import select_subprotocol
@@ -107,12 +108,7 @@ class Hub(Lobby):
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(
-            config.database,
-            autocommit=False,
-            on_begin=self._schedule_flush,
-            wal_limit_bytes=config.wal_limit_bytes,
-        )
+        self.store: Storage = open_store(config, on_begin=self._schedule_flush)
         self.bots = BotRunner(config.bot_workers, config.bot_iterations)
         self.limits = AddressLimits(config)
         self.tables: dict[str, Table] = {}
