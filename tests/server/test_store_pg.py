@@ -417,3 +417,37 @@ def test_open_store_picks_the_store_by_its_address(pg_dsn: str, tmp_path: Path) 
         store.commit()
         assert [row.code for row in store.load_tables()] == [CODE]
         store.close()
+
+
+def test_a_fenced_table_is_dropped_by_the_node_that_lost_it(pg_dsn: str) -> None:
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(server)
+        server.hub.store.claim_table(code, 1)  # this node runs the table under lease 1
+
+        async def fifth_action(index: int, turn: m.YourTurn) -> bool:
+            return turn.version >= 5 and turn.phase != "exchange"
+
+        index, turn = await drive([first, second], random.Random(9), fifth_action)
+        mover = (first, second)[index]
+        other_node = PgStore(pg_dsn)
+        try:
+            other_node.claim_table(code, 2)  # another node took the lease over
+            mover.seq += 1
+            act = m.Act(code=code, action=turn.legal[0], version=turn.version, seq=mover.seq)
+            req_id = mover.new_id()
+            await mover.send(act.model_copy(update={"id": req_id}))
+            heard: list[m.ServerMessage] = []
+            while not any(getattr(message, "id", None) == req_id for message in heard):
+                heard.append(await mover.recv())
+            refused = heard[-1]
+            assert isinstance(refused, m.ErrorMessage) and refused.code == "internal_error"
+            assert "another server node" in refused.message
+            assert [e for e in heard if isinstance(e, m.Left)] == [m.Left(table=code)]
+            assert not [e for e in heard if isinstance(e, m.Events)]
+            assert code not in server.hub.tables  # this node no longer runs it
+            stored = other_node.load_actions(code, 1)
+            assert stored[-1].index == turn.version  # the refused action was not stored
+        finally:
+            other_node.close()
+
+    run(test, store_url=pg_dsn)
