@@ -91,7 +91,8 @@ from server.errors import StartupError
 from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
-from server.store import Store, StoreError, TableRow, token_hash
+from server.storage import Storage, open_store
+from server.store import FencedError, StoreError, TableRow, token_hash
 from server.tables import Player, Table, server_time
 from server.web import respond as web_respond
 from server.web import select_subprotocol
@@ -107,12 +108,7 @@ class Hub(Lobby):
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(
-            config.database,
-            autocommit=False,
-            on_begin=self._schedule_flush,
-            wal_limit_bytes=config.wal_limit_bytes,
-        )
+        self.store: Storage = open_store(config, on_begin=self._schedule_flush)
         self.bots = BotRunner(config.bot_workers, config.bot_iterations)
         self.limits = AddressLimits(config)
         self.tables: dict[str, Table] = {}
@@ -185,18 +181,24 @@ class Hub(Lobby):
         self.store.rollback()
         for conn in dirty:
             conn.pending = []
-        for code in touched:
+        # a fenced table is run by another node now: this one forgets it (its audience
+        # hears `left` and joins again) instead of restoring it from the store
+        fenced = set(error.codes) if isinstance(error, FencedError) else set()
+        for code in sorted(fenced):
+            table = self.tables.get(code)
+            if table is not None:
+                log.warning("table %s: claimed by another node; dropped here", code)
+                self._drop_table(table)
+        for code in touched - fenced:
             self._restore(code)
+        reason = (
+            "the table moved to another server node; nothing changed: join it again"
+            if fenced
+            else "the server could not store this (its disk may be full); nothing "
+            "changed: try again"
+        )
         for conn, request, req_id in writers:
-            conn.send(
-                _error(
-                    "internal_error",
-                    "the server could not store this (its disk may be full); nothing "
-                    "changed: try again",
-                    request,
-                    req_id,
-                )
-            )
+            conn.send(_error("internal_error", reason, request, req_id))
 
     def _restore(self, code: str) -> None:
         """Bring table ``code`` back to what the store has, tell its audience, and let the

@@ -45,6 +45,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"SQLite store (default {default_db_path()}; ':memory:' keeps nothing)",
     )
     add(
+        "--store",
+        default="",
+        metavar="URL",
+        help="postgresql://USER@HOST:PORT/DB: keep everything in PostgreSQL instead of --db",
+    )
+    add(
         "--max-connections",
         type=int,
         default=d.max_connections,
@@ -174,6 +180,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_bot_tables_per_address=args.max_bot_tables_per_address,
         bot_decisions_per_address=args.bot_decisions_per_address,
         keyfile=args.keyfile,
+        store_url=args.store,
     )
 
 

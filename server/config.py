@@ -25,6 +25,8 @@ class ServerConfig:
 
     - ``host``/``port``: where to listen (``port=0``: any free port, see ``RunningServer.port``).
     - ``db_path``: the SQLite store; ``":memory:"`` keeps nothing after the process ends.
+    - ``store_url``: a ``postgresql://USER@HOST:PORT/DB`` address: the PostgreSQL store
+      (one node of a cluster) instead of SQLite; ``""``: SQLite at ``db_path``.
     - ``max_message_bytes``: frames above it close the connection (code 1009).
     - ``max_connections``: more get ``server_full`` and a close (1013).
     - ``max_tables``: unfinished tables the server keeps; more get ``server_full``.
@@ -121,6 +123,7 @@ class ServerConfig:
     pings_per_second: float = 2.0
     ping_burst: int = 20
     handshake_timeout: float = 5.0
+    store_url: str = ""
 
     @property
     def database(self) -> str:

@@ -41,7 +41,8 @@ from protocol.errors import ConversionError
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.connection import Conn, RequestError
-from server.store import Store, StoreError
+from server.storage import Storage
+from server.store import StoreError
 from server.tables import Level, Player, Seat, Table
 
 __all__ = ["TableRoom"]
@@ -54,7 +55,7 @@ class TableRoom:
 
     # what the room uses from the hub (set in Hub.__init__)
     config: ServerConfig
-    store: Store
+    store: Storage
     bots: BotRunner
     tables: dict[str, Table]
     players: dict[str, Player]

@@ -26,7 +26,15 @@ from typing import Any
 
 from server.errors import ServerError
 
-__all__ = ["ActionRow", "PlayerRow", "Store", "StoreError", "TableRow", "token_hash"]
+__all__ = [
+    "ActionRow",
+    "FencedError",
+    "PlayerRow",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "token_hash",
+]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -69,6 +77,10 @@ CREATE TABLE IF NOT EXISTS analyses (
     analysis TEXT NOT NULL,
     PRIMARY KEY (record_id, seat, level)
 );
+CREATE TABLE IF NOT EXISTS fences (
+    code TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL
+);
 """
 
 
@@ -80,6 +92,20 @@ class StoreError(ServerError):
     (say the disk is full): nothing since the last commit is stored, and the caller must
     bring its memory back to what is.
     """
+
+
+class FencedError(StoreError):
+    """Another node claimed a table of this transaction under a higher lease generation.
+
+    Raised by ``claim_table`` (a higher generation is stored already) and by ``commit``
+    (a table this node claimed was claimed since by someone else: the whole transaction
+    was rolled back, nothing of it is stored). ``codes`` names the tables this node must
+    stop running.
+    """
+
+    def __init__(self, codes: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.codes = codes
 
 
 def token_hash(token: str) -> str:
@@ -136,6 +162,9 @@ class Store:
         self._open = False
         self._lost: str | None = None  # why the open transaction's writes were lost
         self.write_attempts = 0  # every write tried, so a caller can tell who wrote
+        self.claimed: dict[str, int] = {}  # table code -> lease generation this node holds
+        self._claims_before: dict[str, int | None] = {}  # claims made in the open transaction
+        self._table_writes: set[str] = set()  # tables written in the open transaction
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
         self.wal_limit_bytes = wal_limit_bytes
@@ -213,16 +242,50 @@ class Store:
         lost, self._lost = self._lost, None
         if lost is not None:
             self._open = False
+            self._forget_transaction(committed=False)
             raise StoreError(lost)
         if not self._open:
             return
+        committed = False
         try:
+            self._check_fences()
             self._db.execute("COMMIT")
+            committed = True
+        except FencedError:
+            self._abandon()
+            raise
         except sqlite3.Error as error:
             self._abandon()
             raise StoreError(f"commit failed: {error}") from error
         finally:
             self._open = False
+            self._forget_transaction(committed)
+
+    def _check_fences(self) -> None:
+        """Raise :class:`FencedError` if a claimed table written in this transaction has
+        been claimed since under another generation (the caller rolls back). The open
+        transaction holds SQLite's write lock, so nobody can claim between here and COMMIT."""
+        codes = sorted(code for code in self._table_writes if code in self.claimed)
+        stale = []
+        for code in codes:
+            row = self._db.execute("SELECT generation FROM fences WHERE code = ?", (code,))
+            stored = row.fetchone()
+            if stored is None or stored[0] != self.claimed[code]:
+                stale.append(code)
+        if stale:
+            raise FencedError(
+                tuple(stale), f"tables claimed by another node since: {', '.join(stale)}"
+            )
+
+    def _forget_transaction(self, committed: bool) -> None:
+        if not committed:  # claims made inside a lost transaction were never stored
+            for code, before in self._claims_before.items():
+                if before is None:
+                    self.claimed.pop(code, None)
+                else:
+                    self.claimed[code] = before
+        self._claims_before.clear()
+        self._table_writes.clear()
 
     def rollback(self) -> None:
         """Forget the writes made since the last commit (a no-op when there are none)."""
@@ -230,6 +293,7 @@ class Store:
         if self._open:
             self._open = False
             self._abandon()
+        self._forget_transaction(committed=False)
 
     def _abandon(self) -> None:
         # after a failed COMMIT SQLite may or may not have rolled back already
@@ -249,16 +313,22 @@ class Store:
         finally:
             self._db.close()
 
-    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+    def _write(self, sql: str, params: tuple[Any, ...], table: str | None = None) -> None:
         self.write_attempts += 1
+        if table is not None:
+            self._table_writes.add(table)
         if self._lost is not None:
             # the transaction is gone: a write now would start a new one and store half
             # of this turn; refuse until the caller has committed (and heard of the loss)
             raise StoreError(self._lost)
         if self.autocommit:
-            with self._db:
-                self._db.execute("BEGIN")
-                self._db.execute(sql, params)
+            try:
+                with self._db:  # commits, or rolls back on any exception
+                    self._db.execute("BEGIN")
+                    self._db.execute(sql, params)
+                    self._check_fences()
+            finally:
+                self._table_writes.clear()
             return
         if not self._open:
             self._db.execute("BEGIN")
@@ -303,6 +373,7 @@ class Store:
             "ON CONFLICT (code) DO UPDATE SET data = excluded.data, status = excluded.status, "
             "game_no = excluded.game_no, updated = julianday('now')",
             (code, json.dumps(data), status, game_no),
+            table=code,
         )
 
     def load_table(self, code: str) -> TableRow | None:
@@ -327,6 +398,7 @@ class Store:
         self._write(
             "INSERT INTO actions (code, game_no, idx, seat, action, seq) VALUES (?, ?, ?, ?, ?, ?)",
             (code, game_no, index, seat, action, seq),
+            table=code,
         )
 
     def load_actions(self, code: str, game_no: int) -> list[ActionRow]:
@@ -337,12 +409,39 @@ class Store:
         ).fetchall()
         return [ActionRow(idx, seat, action, seq) for idx, seat, action, seq in rows]
 
+    # ---- fencing ---------------------------------------------------------------------
+
+    def claim_table(self, code: str, generation: int) -> None:
+        """This node now runs table ``code`` under lease ``generation``.
+
+        Stores the generation as the table's fence (it only ever grows); from now on every
+        commit that writes for ``code`` checks that the fence is still ``generation``.
+        Claim first, then load the table, so its state includes every commit made under
+        an older generation. Inside an open transaction the claim is part of it (and is
+        forgotten if that transaction is lost). Raises :class:`FencedError` when a higher
+        generation is stored already, :class:`StoreError` when the store fails.
+        """
+        self._write(
+            "INSERT INTO fences (code, generation) VALUES (?, ?) ON CONFLICT (code) DO UPDATE "
+            "SET generation = excluded.generation WHERE fences.generation <= excluded.generation",
+            (code, generation),
+        )
+        row = self._db.execute("SELECT generation FROM fences WHERE code = ?", (code,)).fetchone()
+        if row is None or row[0] != generation:
+            raise FencedError(
+                (code,), f"table {code} is claimed under generation {row and row[0]} > {generation}"
+            )
+        if self._open and code not in self._claims_before:
+            self._claims_before[code] = self.claimed.get(code)
+        self.claimed[code] = generation
+
     # ---- records ---------------------------------------------------------------------
 
     def save_record(self, record_id: str, code: str, game_no: int, record: dict[str, Any]) -> None:
         self._write(
             "INSERT OR REPLACE INTO records (record_id, code, game_no, record) VALUES (?, ?, ?, ?)",
             (record_id, code, game_no, json.dumps(record)),
+            table=code,
         )
 
     def record_json(self, record_id: str) -> str | None:

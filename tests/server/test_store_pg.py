@@ -1,0 +1,453 @@
+"""The PostgreSQL store against a real PostgreSQL (tests/pgfixture.py): the store API with
+the same behaviour as SQLite (each store-level test runs on both), every event stored
+before anyone hears of it, a server process on PostgreSQL killed with SIGKILL mid-game
+and resumed, a COMMIT that fails because the connection was terminated, and fencing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from engine import replay
+from protocol import messages as m
+from server import RunningServer
+from server.storage import Storage, open_store
+from server.store import FencedError, Store, StoreError
+from server.store_pg import SCHEMA_VERSION, PgStore
+from tests.pgfixture import PgServer
+from tests.server.helpers import TEST_CONFIG, Client, drive, play_to_end, run, two_players
+from tests.server.test_process import ServerProcess
+
+CODE = "K7QX2M9A"
+OTHER = "B4RT8ZQW"
+
+StoreFactory = Callable[..., Any]  # (autocommit=..., on_begin=...) -> Store | PgStore
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def open_kind(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
+    """Opens stores on one fresh database (SQLite file or PostgreSQL database): every
+    call is another connection, like another server process; all closed at the end."""
+    opened: list[Any] = []
+    if request.param == "sqlite":
+        path = str(tmp_path / "spades.db")
+
+        def factory(**kwargs: Any) -> Any:
+            store = Store(path, **kwargs)
+            opened.append(store)
+            return store
+    else:
+        dsn = request.getfixturevalue("pg_dsn")
+
+        def factory(**kwargs: Any) -> Any:
+            store = PgStore(dsn, **kwargs)
+            opened.append(store)
+            return store
+
+    yield factory
+    for store in opened:
+        try:
+            store.rollback()
+            store.close()
+        except StoreError:
+            pass
+
+
+# ---- the store API, on both stores ---------------------------------------------------
+
+
+def test_players_tables_actions_records_and_analyses_round_trip(open_kind: StoreFactory) -> None:
+    store = open_kind()
+    store.add_player("p1", "alice", "token-1")
+    assert store.player_by_token("token-1") == store.player_by_token("token-1")
+    found = store.player_by_token("token-1")
+    assert found is not None and (found.id, found.name) == ("p1", "alice")
+    assert store.player_by_token("token-2") is None
+    store.save_table(CODE, {"seats": [1, 2]}, "playing", 1)
+    store.save_table(CODE, {"seats": [3]}, "playing", 2)  # an update, not a second row
+    store.save_table(OTHER, {}, "closed", 1)
+    row = store.load_table(CODE)
+    assert row is not None and row.data == {"seats": [3]} and row.game_no == 2
+    assert [r.code for r in store.load_tables()] == [CODE]  # closed tables are left out
+    closed = store.load_table(OTHER)
+    assert closed is not None and closed.status == "closed"
+    for index in (3, 1, 2):
+        store.append_action(CODE, 2, index, index % 2, f"bid {index}", index * 10)
+    store.append_action(CODE, 1, 1, None, "deal x", None)
+    actions = store.load_actions(CODE, 2)
+    assert [(a.index, a.seat, a.action, a.seq) for a in actions] == [
+        (1, 1, "bid 1", 10),
+        (2, 0, "bid 2", 20),
+        (3, 1, "bid 3", 30),
+    ]
+    store.save_record("r1", CODE, 1, {"format": "spades-record/1", "n": 1})
+    store.save_record("r1", CODE, 1, {"format": "spades-record/1", "n": 2})
+    text = store.record_json("r1")
+    assert text is not None and json.loads(text)["n"] == 2
+    assert store.record_json("nope") is None
+    store.save_analysis("r1", 0, "easy", '{"a": 1}')
+    store.save_analysis("r1", 0, "easy", '{"a": 2}')
+    assert store.analysis_json("r1", 0, "easy") == '{"a": 2}'
+    assert store.analysis_json("r1", 1, "easy") is None
+    # a second connection (another process) sees all of it, and opening again is harmless
+    again = open_kind()
+    assert again.player_count() == 1
+    assert again.load_actions(CODE, 2) == actions
+
+
+def test_writes_stay_in_one_transaction_until_commit(open_kind: StoreFactory) -> None:
+    begins: list[int] = []
+    store = open_kind(autocommit=False, on_begin=lambda: begins.append(1))
+    reader = open_kind()
+    store.save_table(CODE, {"v": 1}, "playing", 1)
+    store.append_action(CODE, 1, 1, 0, "bid 3", 1)
+    assert len(begins) == 1  # one transaction for both writes
+    assert store.write_attempts == 2
+    assert store.load_actions(CODE, 1)[0].action == "bid 3"  # it sees its own writes
+    assert reader.load_table(CODE) is None and reader.load_actions(CODE, 1) == []
+    store.commit()
+    assert reader.load_actions(CODE, 1)[0].action == "bid 3"
+    store.append_action(CODE, 1, 2, 1, "bid 4", 1)
+    assert len(begins) == 2
+    store.rollback()
+    assert [a.index for a in reader.load_actions(CODE, 1)] == [1]
+    store.commit()  # nothing open: a no-op
+    assert [a.index for a in store.load_actions(CODE, 1)] == [1]
+
+
+def test_a_failed_write_loses_the_turn_and_the_store_goes_on(open_kind: StoreFactory) -> None:
+    store = open_kind(autocommit=False)
+    store.append_action(CODE, 1, 1, 0, "bid 3", 1)
+    store.commit()
+    store.append_action(CODE, 1, 2, 0, "bid 4", 2)
+    with pytest.raises((StoreError, sqlite3.IntegrityError)):
+        store.append_action(CODE, 1, 1, 0, "again", 3)  # the key is taken
+    # the caller refuses the turn: rollback, and the store is as it was
+    store.rollback()
+    assert [a.action for a in store.load_actions(CODE, 1)] == ["bid 3"]
+    store.append_action(CODE, 1, 2, 0, "bid 5", 2)
+    store.commit()
+    assert [a.action for a in open_kind().load_actions(CODE, 1)] == ["bid 3", "bid 5"]
+
+
+# ---- fencing, on both stores ---------------------------------------------------------
+
+
+def test_fencing_a_newer_claim_stops_the_older_node(open_kind: StoreFactory) -> None:
+    node_a = open_kind(autocommit=False)
+    node_b = open_kind(autocommit=False)
+    node_a.claim_table(CODE, 1)
+    node_a.commit()
+    node_a.save_table(CODE, {"by": "a"}, "playing", 1)
+    node_a.append_action(CODE, 1, 1, 0, "bid 3", 1)
+    node_a.commit()
+    node_b.claim_table(CODE, 2)
+    node_b.commit()
+    # A still thinks it runs the table: its next commit writes nothing at all
+    node_a.append_action(CODE, 1, 2, 1, "bid 4", 1)
+    node_a.save_table(OTHER, {"by": "a"}, "playing", 1)  # same transaction, another table
+    with pytest.raises(FencedError) as fenced:
+        node_a.commit()
+    assert fenced.value.codes == (CODE,)
+    assert isinstance(fenced.value, StoreError)
+    reader = open_kind()
+    assert [a.index for a in reader.load_actions(CODE, 1)] == [1]
+    assert reader.load_table(OTHER) is None
+    # B commits fine, and a claim with a lower generation fails
+    node_b.append_action(CODE, 1, 2, 1, "bid 5", 1)
+    node_b.commit()
+    assert [a.action for a in reader.load_actions(CODE, 1)] == ["bid 3", "bid 5"]
+    with pytest.raises(FencedError):
+        node_a.claim_table(CODE, 1)
+    node_a.rollback()
+    node_b.claim_table(CODE, 2)  # the same generation again is allowed
+    node_b.commit()
+    # a table never claimed is not checked (one node on its own)
+    node_a.append_action(OTHER, 1, 1, 0, "deal x", None)
+    node_a.commit()
+    assert len(reader.load_actions(OTHER, 1)) == 1
+
+
+def test_fencing_with_autocommit_and_unclaimed_tables(open_kind: StoreFactory) -> None:
+    node_a = open_kind()
+    node_b = open_kind()
+    node_a.claim_table(CODE, 5)
+    node_a.append_action(CODE, 1, 1, 0, "bid 1", 1)
+    node_b.claim_table(CODE, 6)
+    with pytest.raises(FencedError):
+        node_a.append_action(CODE, 1, 2, 0, "bid 2", 2)
+    node_a.append_action(OTHER, 1, 1, 0, "bid 2", 2)  # never claimed by A: not checked
+    assert [a.index for a in node_b.load_actions(CODE, 1)] == [1]
+    with pytest.raises(FencedError):
+        node_b.claim_table(CODE, 4)
+
+
+# ---- PostgreSQL only -------------------------------------------------------------------
+
+
+def test_fencing_a_claim_while_the_old_owner_has_a_turn_open(pg_dsn: str) -> None:
+    """B claims while A's turn is written but not committed: A's commit is refused."""
+    node_a = PgStore(pg_dsn, autocommit=False)
+    node_b = PgStore(pg_dsn, autocommit=False)
+    try:
+        node_a.claim_table(CODE, 1)
+        node_a.save_table(CODE, {}, "playing", 1)
+        node_a.commit()
+        node_a.append_action(CODE, 1, 1, 0, "bid 3", 1)  # open transaction
+        node_b.claim_table(CODE, 2)  # committed at once, on its own connection
+        with pytest.raises(FencedError) as fenced:
+            node_a.commit()
+        assert fenced.value.codes == (CODE,)
+        assert node_b.load_actions(CODE, 1) == []
+        node_a.append_action(CODE, 1, 1, 0, "bid 3", 1)
+        with pytest.raises(FencedError):  # and every later commit of A for that table
+            node_a.commit()
+        node_b.append_action(CODE, 1, 1, 1, "bid 4", 1)
+        node_b.commit()
+        assert [a.action for a in node_a.load_actions(CODE, 1)] == ["bid 4"]
+    finally:
+        node_a.close()
+        node_b.close()
+
+
+def test_the_schema_is_versioned_and_a_newer_one_is_refused(pg_dsn: str) -> None:
+    PgStore(pg_dsn).close()
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:
+        row = admin.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        assert row == (str(SCHEMA_VERSION),)
+        admin.execute("UPDATE meta SET value = %s WHERE key = 'schema_version'", (str(99),))
+    with pytest.raises(StoreError, match="schema is version 99"):
+        PgStore(pg_dsn)
+
+
+def test_an_unreachable_database_is_one_clear_line(pg_server: PgServer) -> None:
+    with pytest.raises(StoreError) as error:
+        PgStore(f"postgresql://spades:secret@127.0.0.1:{pg_server.port}/no_such_db")
+    message = str(error.value)
+    assert message.startswith("cannot open the store postgresql://spades@127.0.0.1:")
+    assert "secret" not in message and "\n" not in message
+    config = TEST_CONFIG.__class__(store_url="mysql://x")
+    with pytest.raises(StoreError, match="unknown store"):
+        open_store(config)
+
+
+def test_a_lost_connection_is_opened_again_at_the_next_turn(
+    pg_server: PgServer, pg_dsn: str
+) -> None:
+    store = PgStore(pg_dsn, autocommit=False)
+    try:
+        store.append_action(CODE, 1, 1, 0, "bid 3", 1)
+        store.commit()
+        _terminate(pg_server, store)
+        # between turns: the next write opens a new connection, nothing is lost
+        store.append_action(CODE, 1, 2, 0, "bid 4", 2)
+        store.commit()
+        _terminate(pg_server, store)
+        assert len(store.load_actions(CODE, 1)) == 2  # a read reconnects too
+        # inside a turn: the turn is lost (StoreError at commit), the next one works
+        store.append_action(CODE, 1, 3, 0, "bid 5", 3)
+        _terminate(pg_server, store)
+        with pytest.raises(StoreError):
+            store.commit()
+        store.rollback()
+        store.append_action(CODE, 1, 3, 0, "bid 6", 3)
+        store.commit()
+        assert [a.action for a in store.load_actions(CODE, 1)] == ["bid 3", "bid 4", "bid 6"]
+    finally:
+        store.close()
+
+
+def _terminate(pg_server: PgServer, store: PgStore) -> None:
+    pid = store._db.info.backend_pid
+    with pg_server.admin() as admin:
+        admin.execute("SELECT pg_terminate_backend(%s, 5000)", (pid,))
+
+
+# ---- a server on PostgreSQL ------------------------------------------------------------
+
+
+def test_every_event_a_seat_hears_is_already_stored_in_postgresql(pg_dsn: str) -> None:
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(server)
+        reader = psycopg.connect(pg_dsn, autocommit=True)
+        checked = 0
+
+        def stored_first(message: m.ServerMessage) -> bool:
+            nonlocal checked
+            if isinstance(message, m.Events):
+                row = reader.execute(
+                    "SELECT max(idx) FROM actions WHERE code = %s AND game_no = 1", (code,)
+                ).fetchone()
+                assert row is not None and row[0] >= message.version
+                checked += 1
+            return False
+
+        over = await asyncio.gather(
+            play_to_end(first, random.Random(3), stop=stored_first),
+            play_to_end(second, random.Random(4), stop=stored_first),
+        )
+        assert isinstance(over[0], m.GameOver)
+        assert checked > 20
+        reply = await first.request(m.GetRecord(record_id=over[0].record_id), m.RecordMessage)
+        assert replay(json.loads(reply.record_json)).is_over
+        reader.close()
+
+    run(test, store_url=pg_dsn)
+
+
+def test_a_commit_that_fails_refuses_the_turn_and_the_next_turn_works(
+    pg_server: PgServer, pg_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(server)
+        store = server.hub.store
+        assert isinstance(store, PgStore)
+
+        async def tenth_action(index: int, turn: m.YourTurn) -> bool:
+            return turn.version >= 10 and turn.phase != "exchange"
+
+        index, turn = await drive([first, second], random.Random(5), tenth_action)
+        mover, other = (first, second) if index == 0 else (second, first)
+        real_commit = store.commit
+        armed = [True]
+
+        def commit_after_the_connection_is_killed() -> None:
+            if armed[0] and store._open:
+                armed[0] = False
+                _terminate(pg_server, store)  # the COMMIT itself fails now
+            real_commit()
+
+        monkeypatch.setattr(store, "commit", commit_after_the_connection_is_killed)
+        mover.seq += 1
+        act = m.Act(code=code, action=turn.legal[0], version=turn.version, seq=mover.seq)
+        req_id = mover.new_id()
+        await mover.send(act.model_copy(update={"id": req_id}))
+        heard: dict[int, list[m.ServerMessage]] = {0: [], 1: []}
+        while not any(
+            isinstance(message, m.ErrorMessage) and message.id == req_id for message in heard[0]
+        ):
+            heard[0].append(await mover.recv())
+        while not any(isinstance(message, m.Snapshot) for message in heard[1]):
+            heard[1].append(await other.recv())
+        (refused,) = [message for message in heard[0] if isinstance(message, m.ErrorMessage)]
+        assert refused.code == "internal_error" and refused.request == "action"
+        assert not armed[0]
+        # nothing of the refused action reached either seat: both get the stored state back
+        for messages in heard.values():
+            assert not [e for e in messages if isinstance(e, m.Events)]
+            snapshots = [s for s in messages if isinstance(s, m.Snapshot)]
+            assert [s.view.version for s in snapshots] == [turn.version]
+        with psycopg.connect(pg_dsn, autocommit=True) as reader:
+            row = reader.execute(
+                "SELECT max(idx) FROM actions WHERE code = %s AND game_no = 1", (code,)
+            ).fetchone()
+            assert row == (turn.version,)
+        # the turn is offered again on a new connection, and the game plays to its end
+        mover.seq = other.seq = 10_000
+        over = await asyncio.gather(
+            play_to_end(first, random.Random(6)), play_to_end(second, random.Random(7))
+        )
+        assert all(isinstance(message, m.GameOver) for message in over)
+
+    run(test, store_url=pg_dsn, store_retry_seconds=0.2)
+
+
+def test_a_server_on_postgresql_killed_mid_game_resumes_with_the_token(
+    tmp_path: Path, pg_dsn: str
+) -> None:
+    async def test() -> None:
+        # --db points at a file that must never be created: the store is PostgreSQL
+        unused = tmp_path / "unused.db"
+        server = await ServerProcess(unused, "--store", pg_dsn).start()
+        try:
+            player = await Client.hello(server.url, "alice")
+            snap = await player.request(
+                m.CreateTable(bot="easy", overrides={"target_score": 150, "lose_score": -150}),
+                m.Snapshot,
+            )
+            code = snap.table.code
+
+            async def in_hand_two(index: int, turn: m.YourTurn) -> bool:
+                return (await player.snapshot(code)).view.hand_number >= 2
+
+            await drive([player], random.Random(41), in_hand_two)
+            before = await player.snapshot(code)
+        finally:
+            server.kill()  # SIGKILL
+        assert not unused.exists()
+
+        server = await ServerProcess(unused, "--store", pg_dsn).start()
+        try:
+            again = await Client.hello(server.url, "alice", token=player.token)
+            assert again.welcome is not None and again.welcome.resumed
+            assert again.welcome.tables == (code,)
+            resumed = await again.expect(m.Snapshot)
+            assert resumed.view == before.view
+            again.seq = player.seq
+            over = await play_to_end(again, random.Random(42))
+            assert isinstance(over, m.GameOver)
+            reply = await again.request(m.GetRecord(record_id=over.record_id), m.RecordMessage)
+        finally:
+            server.kill()
+        record = json.loads(reply.record_json)
+        final = replay(record)  # the whole game, across the crash, replays identically
+        assert final.is_over and final.winner == over.winner
+        assert len(record["actions"]) > before.view.version
+
+    asyncio.run(asyncio.wait_for(test(), 150))
+
+
+def test_open_store_picks_the_store_by_its_address(pg_dsn: str, tmp_path: Path) -> None:
+    stores: list[Storage] = [
+        open_store(TEST_CONFIG.__class__(store_url=pg_dsn)),
+        open_store(TEST_CONFIG.__class__(db_path=str(tmp_path / "s.db"))),
+    ]
+    assert isinstance(stores[0], PgStore) and isinstance(stores[1], Store)
+    for store in stores:
+        store.save_table(CODE, {}, "waiting", 1)
+        assert store.write_attempts == 1
+        store.commit()
+        assert [row.code for row in store.load_tables()] == [CODE]
+        store.close()
+
+
+def test_a_fenced_table_is_dropped_by_the_node_that_lost_it(pg_dsn: str) -> None:
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(server)
+        server.hub.store.claim_table(code, 1)  # this node runs the table under lease 1
+
+        async def fifth_action(index: int, turn: m.YourTurn) -> bool:
+            return turn.version >= 5 and turn.phase != "exchange"
+
+        index, turn = await drive([first, second], random.Random(9), fifth_action)
+        mover = (first, second)[index]
+        other_node = PgStore(pg_dsn)
+        try:
+            other_node.claim_table(code, 2)  # another node took the lease over
+            mover.seq += 1
+            act = m.Act(code=code, action=turn.legal[0], version=turn.version, seq=mover.seq)
+            req_id = mover.new_id()
+            await mover.send(act.model_copy(update={"id": req_id}))
+            heard: list[m.ServerMessage] = []
+            while not any(getattr(message, "id", None) == req_id for message in heard):
+                heard.append(await mover.recv())
+            refused = heard[-1]
+            assert isinstance(refused, m.ErrorMessage) and refused.code == "internal_error"
+            assert "another server node" in refused.message
+            assert [e for e in heard if isinstance(e, m.Left)] == [m.Left(table=code)]
+            assert not [e for e in heard if isinstance(e, m.Events)]
+            assert code not in server.hub.tables  # this node no longer runs it
+            stored = other_node.load_actions(code, 1)
+            assert stored[-1].index == turn.version  # the refused action was not stored
+        finally:
+            other_node.close()
+
+    run(test, store_url=pg_dsn)
