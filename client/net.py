@@ -9,6 +9,12 @@
 feeds every server message to ``model.handle`` and calls ``redraw``. When the socket drops
 it marks the model ``reconnecting`` and tries again with growing pauses, saying hello
 with the same token, so the server gives the seats back.
+
+A ``redirect`` (protocol 1.2: the table lives on another node of a cluster) is followed
+without the model hearing of it: the connection moves to the given URL at once, says
+hello there with the same token, and sends the redirected request again, at most
+:data:`MAX_REDIRECTS` times in a row. When a node it was sent to cannot be reached, the
+client goes back to the address it was started with (any node redirects it again).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import contextlib
 import logging
 import socket as socket_module
 import ssl
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,7 +43,7 @@ from protocol import messages as m
 from protocol.codec import decode_server, encode
 from protocol.errors import DecodeError
 
-__all__ = ["CONNECT_ATTEMPTS", "Connection", "describe_failure", "ssl_context"]
+__all__ = ["CONNECT_ATTEMPTS", "MAX_REDIRECTS", "Connection", "describe_failure", "ssl_context"]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +51,9 @@ RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
 # a server never reached is tried this many times (the count is on screen), then the
 # client stops and says why; a server reached once is retried for as long as it takes
 CONNECT_ATTEMPTS = 5
+# redirects followed in a row (a table may move once more during a failover); past it
+# the client stays where it is and says so
+MAX_REDIRECTS = 4
 
 
 def ssl_context(url: str, cafile: str | None = None) -> ssl.SSLContext | None:
@@ -104,6 +114,7 @@ class Connection:
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
     ) -> None:
         self.url = url
+        self.home_url = url  # where to go back to when a node we were sent to is gone
         self.ssl = ssl
         self.retry_delays = retry_delays
         self.model = model
@@ -114,6 +125,11 @@ class Connection:
         self._outbox: asyncio.Queue[m.ClientMessage] = asyncio.Queue()
         model.sender = self.send
         self.connects = 0
+        self.redirects = 0  # redirects followed so far (all of them)
+        self._hops = 0  # redirects followed in a row
+        self._redirect_to: str | None = None
+        self._repeat: m.ClientMessage | None = None  # the request to send again there
+        self._recent: deque[m.ClientMessage] = deque(maxlen=64)
 
     def send(self, message: m.ClientMessage) -> None:
         """Queue ``message`` for the server (dropped while disconnected, except actions,
@@ -171,6 +187,11 @@ class Connection:
             self._socket = None
             if self._closing or self.model.given_up:
                 break
+            if self._redirect_to is not None:
+                self.url, self._redirect_to = self._redirect_to, None
+                continue  # straight there: the player is not told
+            if self.url != self.home_url and self.model.welcomed_once:
+                self.url = self.home_url  # the node we were sent to is gone: start over
             self.model.connection_lost()
             self.redraw()
             await asyncio.sleep(self.retry_delays[min(failures, len(self.retry_delays) - 1)])
@@ -185,6 +206,7 @@ class Connection:
     async def _write(self, socket: ClientConnection) -> None:
         while True:
             message = await self._outbox.get()
+            self._recent.append(message)
             await socket.send(encode(message))
 
     async def _read(self, socket: ClientConnection) -> None:
@@ -203,6 +225,19 @@ class Connection:
                 self.model.flash = f"unreadable message from the server: {error}"
                 self.redraw()
                 continue
+            if isinstance(message, m.Redirect):
+                if self._follow(message):
+                    await socket.close()
+                    return
+                continue
+            if isinstance(message, m.Welcome) and self._repeat is not None:
+                self.model.handle(message)
+                self.send(self._repeat)
+                self._repeat = None
+                self.redraw()
+                continue
+            if not isinstance(message, m.Welcome):
+                self._hops = 0
             try:
                 self.model.handle(message)
             except Exception as error:  # a client bug must not stop the reader
@@ -211,6 +246,26 @@ class Connection:
             self.redraw()
             if self.model.given_up:
                 return
+
+    def _follow(self, redirect: m.Redirect) -> bool:
+        """Prepare to follow ``redirect``: whether to (the hop limit not reached)."""
+        if self._hops >= MAX_REDIRECTS:
+            self.model.flash = (
+                f"table {redirect.table} keeps moving between servers; try again later"
+            )
+            self.redraw()
+            return False
+        self._hops += 1
+        self.redirects += 1
+        log.debug("redirected to %s for table %s", redirect.url, redirect.table)
+        self._redirect_to = redirect.url
+        self._repeat = None
+        if redirect.request not in (None, "hello"):
+            for sent in reversed(self._recent):
+                if sent.type == redirect.request and sent.id == redirect.id:
+                    self._repeat = sent
+                    break
+        return True
 
     async def drop(self) -> None:
         """Close the socket without stopping (tests: simulate a dropped connection)."""

@@ -688,6 +688,14 @@ class Hub(Lobby):
                     self._save(table)
                     self._drop_table(table)
 
+    # ---- cluster hooks (server.cluster.ClusterHub fills them in) --------------------
+
+    async def prepare(self) -> None:
+        """Before :meth:`load`: nothing for a server on its own."""
+
+    async def closed(self) -> None:
+        """After :meth:`close`: nothing for a server on its own."""
+
     # ---- shutdown -------------------------------------------------------------------
 
     def close(self) -> None:
@@ -722,6 +730,7 @@ class RunningServer:
         self.server.close()
         await self.server.wait_closed()
         self.hub.close()
+        await self.hub.closed()
         log.info("server closed")
 
     async def wait_closed(self) -> None:
@@ -743,8 +752,12 @@ async def start_server(config: ServerConfig) -> RunningServer:
     """Open the store, resume its unfinished games, and listen (``port=0``: any free port)."""
     tls = _tls_context(config)
     fd_limit = config.fd_limit if config.fd_limit is not None else raise_fd_limit()
-    hub = Hub(config)
+    if config.presence_url:
+        hub: Hub = _cluster_hub(config)
+    else:
+        hub = Hub(config)
     try:
+        await hub.prepare()
         hub.load()
         server = await serve(
             hub.handler,
@@ -772,6 +785,19 @@ async def start_server(config: ServerConfig) -> RunningServer:
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")
     return RunningServer(hub, server, config.host, port, tls=tls is not None)
+
+
+def _cluster_hub(config: ServerConfig) -> Hub:
+    """A cluster node's hub (:mod:`server.cluster`; redis-py is imported only here).
+
+    Raises :class:`StartupError` when redis-py is not installed."""
+    try:
+        from server.cluster import ClusterHub
+    except ImportError as error:
+        raise StartupError(
+            f"--presence needs redis-py ({error}): pip install 'spades2[cluster]'"
+        ) from None
+    return ClusterHub(config)
 
 
 def _tls_context(config: ServerConfig) -> ssl.SSLContext | None:

@@ -51,6 +51,25 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="postgresql://USER@HOST:PORT/DB: keep everything in PostgreSQL instead of --db",
     )
     add(
+        "--presence",
+        default="",
+        metavar="URL",
+        help="redis://HOST:PORT/DB: run as one node of a cluster (leases, lobby, redirects)",
+    )
+    add(
+        "--public-url",
+        default="",
+        metavar="URL",
+        help="ws://HOST:PORT/ other nodes send this node's players to (with --presence)",
+    )
+    add("--node-id", default="", help="this node's name in the cluster (default: random)")
+    add(
+        "--lease-ms",
+        type=int,
+        default=d.lease_ms,
+        help=f"table lease TTL in ms with --presence (default {d.lease_ms})",
+    )
+    add(
         "--max-connections",
         type=int,
         default=d.max_connections,
@@ -181,6 +200,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         bot_decisions_per_address=args.bot_decisions_per_address,
         keyfile=args.keyfile,
         store_url=args.store,
+        presence_url=args.presence,
+        public_url=args.public_url,
+        node_id=args.node_id,
+        lease_ms=args.lease_ms,
     )
 
 

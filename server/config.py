@@ -27,6 +27,12 @@ class ServerConfig:
     - ``db_path``: the SQLite store; ``":memory:"`` keeps nothing after the process ends.
     - ``store_url``: a ``postgresql://USER@HOST:PORT/DB`` address: the PostgreSQL store
       (one node of a cluster) instead of SQLite; ``""``: SQLite at ``db_path``.
+    - ``presence_url``: a ``redis://HOST:PORT/DB`` address: this server is one node of a
+      cluster (:mod:`server.cluster`), with table leases, the lobby and notices in Redis;
+      ``""``: a server on its own. ``public_url``: the ``ws://HOST:PORT/`` clients are
+      redirected to for this node's tables (default: the listening address);
+      ``node_id``: this node's name in Redis (default: random); ``lease_ms``: a table
+      lease's TTL (renewed every third of it; a dead node's tables move after it).
     - ``max_message_bytes``: frames above it close the connection (code 1009).
     - ``max_connections``: more get ``server_full`` and a close (1013).
     - ``max_tables``: unfinished tables the server keeps; more get ``server_full``.
@@ -124,6 +130,10 @@ class ServerConfig:
     ping_burst: int = 20
     handshake_timeout: float = 5.0
     store_url: str = ""
+    presence_url: str = ""
+    public_url: str = ""
+    node_id: str = ""
+    lease_ms: int = 5000
 
     @property
     def database(self) -> str:
