@@ -382,6 +382,15 @@ class ClusterHub(Hub):
 
     def _redirect(self, conn: Conn, url: str, code: str, request: str, req_id: int | None) -> None:
         self.redirects += 1
+        player = conn.player
+        hashed = player.unstored_token_hash if player is not None else None
+        if player is not None and hashed is not None:
+            # a player kept in memory only until they sit down would be a stranger on
+            # the other node: stored now (committed before the redirect goes out)
+            self.store.add_player_hashed(player.id, player.name, hashed)
+            player.unstored_token_hash = None
+            del self.unstored[hashed]
+            self._new_players.append((player, hashed))
         if conn.minor >= 2 or conn.player is None:
             conn.send(m.Redirect(url=url, table=code, request=request, id=req_id))
         else:
