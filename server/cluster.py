@@ -270,7 +270,14 @@ class ClusterHub(Hub):
 
     async def _claim_new(self, code: str) -> None:
         try:
-            generation = await self._presence.acquire(code)
+            for attempt in range(3):  # Redis may be slow for a moment: not lost yet
+                try:
+                    generation = await self._presence.acquire(code)
+                    break
+                except PresenceError:
+                    if attempt == 2:
+                        raise
+                    await asyncio.sleep(self.lease_ms / 1000 / 8)
             if generation is None:
                 raise PresenceError(f"table {code}: its lease is held elsewhere")
             self.store.claim_table(code, generation)
@@ -332,13 +339,20 @@ class ClusterHub(Hub):
     async def _owner_url(self, code: str) -> str | None:
         """The public URL of the other node that runs ``code``, or ``None`` if this node
         has it now (taken over on the way) or nobody has it."""
-        owner = await self._presence.owner(code)
-        if owner is None:
-            await self.adopt(code)
-            return None
-        if owner.node_id == self.node_id:
-            return None
-        return await self._presence.node_url(owner.node_id)
+        # a dead node's lease outlives its registration by up to one TTL: wait it out
+        # (a few checks), then take the table over
+        for _ in range(12):
+            owner = await self._presence.owner(code)
+            if owner is None:
+                await self.adopt(code)
+                return None
+            if owner.node_id == self.node_id:
+                return None
+            url = await self._presence.node_url(owner.node_id)
+            if url is not None:
+                return url
+            await asyncio.sleep(self.lease_ms / 1000 / 4)
+        return None
 
     async def _route_hello(self, conn: Conn, message: m.Hello, player_id: str) -> None:
         try:

@@ -32,7 +32,7 @@ class ServerConfig:
       ``""``: a server on its own. ``public_url``: the ``ws://HOST:PORT/`` clients are
       redirected to for this node's tables (default: the listening address);
       ``node_id``: this node's name in Redis (default: random); ``lease_ms``: a table
-      lease's TTL (renewed every third of it; a dead node's tables move after it).
+      lease's TTL (renewed every quarter of it; a dead node's tables move after it).
     - ``max_message_bytes``: frames above it close the connection (code 1009).
     - ``max_connections``: more get ``server_full`` and a close (1013).
     - ``max_tables``: unfinished tables the server keeps; more get ``server_full``.

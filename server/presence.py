@@ -11,7 +11,7 @@
 What lives in Redis (every key under ``prefix``, ``spades:`` by default):
 
 - ``lease:CODE`` = ``NODE GENERATION``, set with NX and a TTL (``lease_ms``); a task renews
-  every lease this node holds every third of the TTL, with a script that only extends a
+  every lease this node holds every quarter of the TTL, with a script that only extends a
   lease still holding this node's value. ``gen:CODE`` is an INCR counter: each new lease
   of a table gets a strictly higher generation (the fence the store checks).
 - ``tables``: the set of codes of tables that are not closed (a node scans it for tables
@@ -147,10 +147,20 @@ class Presence:
         for every notice another node publishes. Raises :class:`PresenceError` if Redis
         does not answer.
         """
-        timeout = max(0.2, lease_ms / 5000)
-        client = aioredis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout, decode_responses=True
+        # a reply later than half a TTL is no better than none (and a busy event loop
+        # reads replies late: a shorter timeout would fail commands that did succeed)
+        timeout = max(0.2, lease_ms / 2000)
+        # a few connections, shared: a burst of commands waits for one instead of opening
+        # a connection each (50 new tables at once would open 50)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=8,
+            timeout=lease_ms / 1000,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            decode_responses=True,
         )
+        client = aioredis.Redis(connection_pool=pool)
         presence = cls(client, node_id, public_url, lease_ms, prefix, on_lobby, on_notice)
         try:
             await presence._heartbeat()
@@ -191,9 +201,11 @@ class Presence:
         return generation
 
     def _safe_seconds(self) -> float:
-        # a lease is trusted for two thirds of its TTL after the renewal that set it was
-        # sent: the rest covers clock drift between this process and Redis
-        return self.lease_ms / 1000 * 2 / 3
+        # Redis starts a lease's TTL when it runs the command, after we sent it, so the
+        # lease is ours for at least the TTL from the send; 80% of it leaves room for the
+        # two clocks running at slightly different rates (and for a commit under way: the
+        # store's fence catches one that ends after a takeover)
+        return self.lease_ms / 1000 * 0.8
 
     def holds(self, code: str) -> bool:
         """Whether this node can still prove it owns ``code`` (its lease is held and was
@@ -359,7 +371,8 @@ class Presence:
     async def _heartbeat(self) -> None:
         """Renew this node's registration, its open tables and every lease it holds."""
         started = time.monotonic()
-        codes = list(self.leases)
+        held = dict(self.leases)  # as of now: a lease taken or released meanwhile waits
+        codes = list(held)
         async with self.client.pipeline(transaction=False) as pipe:
             pipe.set(self._key("node", self.node_id), self.public_url, px=self.lease_ms)
             if self._open:
@@ -375,14 +388,14 @@ class Presence:
             kept.extend(
                 await self._renew(
                     keys=[self._key("lease", c) for c in chunk],
-                    args=[self.lease_ms, *(f"{self.node_id} {self.leases[c]}" for c in chunk)],
+                    args=[self.lease_ms, *(f"{self.node_id} {held[c]}" for c in chunk)],
                 )
             )
         lost: list[str] = []
         until = started + self._safe_seconds()
         for code, ok in zip(codes, kept, strict=True):
-            if code not in self.leases:
-                continue  # released meanwhile
+            if self.leases.get(code) != held[code]:
+                continue  # released (or taken again) meanwhile
             if ok:
                 self._valid_until[code] = until
             else:
@@ -394,7 +407,8 @@ class Presence:
                 self.on_lost(lost)
 
     async def _renew_forever(self) -> None:
-        interval = self.lease_ms / 1000 / 3
+        # four renewals per TTL: three may be late (a busy loop) before the trust ends
+        interval = self.lease_ms / 1000 / 4
         while not self._closed:
             await asyncio.sleep(interval)
             try:
@@ -456,3 +470,4 @@ class Presence:
         self._valid_until.clear()
         with contextlib.suppress(Exception):
             await self.client.aclose()
+            await self.client.connection_pool.disconnect()

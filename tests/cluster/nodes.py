@@ -46,7 +46,7 @@ class Node:
         store: str,
         presence: str,
         node_id: str,
-        lease_ms: int = 1000,
+        lease_ms: int = 1500,
         extra: tuple[str, ...] = (),
     ) -> None:
         self.store, self.presence, self.node_id = store, presence, node_id
@@ -110,8 +110,10 @@ class Node:
 class Player:
     """A human seat driven by a seeded random policy (see the module docstring)."""
 
-    def __init__(self, urls: list[str], home: int, seed: int, name: str = "p") -> None:
-        self.urls, self.home = urls, home
+    def __init__(
+        self, urls: list[str], home: int, seed: int, name: str = "p", pace: float = 0.0
+    ) -> None:
+        self.urls, self.home, self.pace = urls, home, pace
         self.url = urls[home]
         self.rng = random.Random(seed)
         self.name = name
@@ -151,8 +153,8 @@ class Player:
                 if isinstance(error, ConnectionClosed):
                     self.close_codes.append(error.rcvd.code if error.rcvd else None)
                 failures += 1
-                # our node is gone (or was never ours): any other node will do
-                self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
+                if self.token is not None:  # our node is gone: any other node will do
+                    self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
                 await asyncio.sleep(min(0.5, 0.05 * failures))
             self.ws = None
             self.reconnects += 1
@@ -179,6 +181,9 @@ class Player:
             self.welcomed.set()
             if self.want is not None and self.code not in message.tables:
                 await ws.send(encode(self.want))
+            elif self.code is not None and self.code not in message.tables:
+                # our table is not on this node (any more): asking for it routes us
+                await ws.send(encode(m.JoinTable(code=self.code)))
             # an action we never saw acknowledged goes again, same seq (applied once)
             for seq, (version, action) in sorted(self.sent.items()):
                 if seq not in self.acked and self.code is not None:
@@ -197,6 +202,11 @@ class Player:
         elif isinstance(message, m.GameOver):
             self.record_id = message.record_id
             self.done.set()
+        elif isinstance(message, m.ErrorMessage) and message.code == "unknown_table":
+            # this node cannot tell where our table is (say, it lost Redis): try another
+            self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
+            await asyncio.sleep(0.1)
+            await ws.close()
 
     async def _act(self, ws: ClientConnection, turn: m.YourTurn) -> None:
         for seq, (version, action) in self.sent.items():
@@ -204,6 +214,8 @@ class Player:
                 await ws.send(encode(m.Act(code=turn.table, seq=seq, version=version,
                                            action=action)))  # fmt: skip
                 return
+        if self.pace:
+            await asyncio.sleep(self.pace)
         self.seq += 1
         action = self.rng.choice(turn.legal)
         self.sent[self.seq] = (turn.version, action)
