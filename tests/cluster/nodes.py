@@ -132,6 +132,7 @@ class Player:
         self.want: m.ClientMessage | None = None  # the lobby request to send (again)
         self.ws: ClientConnection | None = None
         self.close_codes: list[int | None] = []
+        self.moving = False  # leaving this node for the next one
 
     async def run(self, request: m.ClientMessage | None, attempts: int = 200) -> None:
         """Connect, send ``request`` after the first welcome (create/join), and play until
@@ -172,7 +173,8 @@ class Player:
                 self.url = message.url
                 return  # the `async with` closes; run() connects there
             await self._handle(ws, message)
-            if self.done.is_set():
+            if self.done.is_set() or self.moving:
+                self.moving = False
                 return
 
     async def _handle(self, ws: ClientConnection, message: m.ServerMessage) -> None:
@@ -205,8 +207,8 @@ class Player:
         elif isinstance(message, m.ErrorMessage) and message.code == "unknown_table":
             # this node cannot tell where our table is (say, it lost Redis): try another
             self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
+            self.moving = True
             await asyncio.sleep(0.1)
-            await ws.close()
 
     async def _act(self, ws: ClientConnection, turn: m.YourTurn) -> None:
         for seq, (version, action) in self.sent.items():
