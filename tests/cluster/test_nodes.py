@@ -5,6 +5,7 @@ client follows redirects, and a 1.1 client is told where the table is."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from websockets.asyncio.client import connect
 
@@ -81,5 +82,55 @@ def test_players_on_different_nodes_meet_at_one_table_and_the_lobby_shows_all(
             assert late.redirects == 1 and late.url == urls[2]
 
         asyncio.run(asyncio.wait_for(scenario(), 120))
+    finally:
+        stop_all(nodes)
+
+
+def test_the_terminal_client_follows_a_redirect_and_survives_its_nodes_death(
+    redis_server: RedisServer, pg_dsn: str
+) -> None:
+    from client.model import ClientModel, Intent
+    from client.net import Connection
+    from tests.client.test_live import autoplay
+
+    nodes = [Node(pg_dsn, redis_server.url, f"n{i}") for i in range(2)]
+    try:
+
+        async def scenario() -> None:
+            urls = [n.url for n in nodes]
+            ada = Player(urls, home=0, seed=11, name="ada", pace=0.02)
+            play = asyncio.create_task(ada.run(m.CreateTable(preset="classic", overrides=RULES)))
+            await until(lambda: ada.code is not None)
+            model = ClientModel("bo", intent=Intent(kind="join", code=ada.code))
+            connection = Connection(urls[1], model, ping_interval=None, retry_delays=(0.1,))
+            task = asyncio.create_task(connection.run())
+
+            async def playing(condition: object, timeout: float = 60) -> None:
+                async with asyncio.timeout(timeout):
+                    while not condition():  # type: ignore[operator]
+                        autoplay(model)
+                        await asyncio.sleep(0.005)
+
+            try:
+                # sent from node 1 to node 0 without a word on screen: no error, no lobby
+                await playing(lambda: model.table is not None and len(ada.acked) >= 3)
+                assert connection.redirects == 1 and connection.url == urls[0]
+                assert model.table is not None and model.table.code == ada.code
+                assert not model.flash
+                # node 0 dies: the client goes back to its own address, node 1 takes
+                # the table over, and the game goes on to its end
+                nodes[0].kill()
+                await playing(lambda: model.game_over is not None, timeout=90)
+                assert connection.url == urls[1]
+                await asyncio.wait_for(play, 30)
+                assert model.game_over is not None
+                assert model.game_over.record_id == ada.record_id
+            finally:
+                await connection.close()
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+        asyncio.run(asyncio.wait_for(scenario(), 180))
     finally:
         stop_all(nodes)
