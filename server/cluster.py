@@ -225,15 +225,24 @@ class ClusterHub(Hub):
         if row is None or row.status == "closed":
             await presence.forget_table(code)
             return None
-        generation = await presence.acquire(code)
-        if generation is None:
-            return None
-        try:
-            self.store.claim_table(code, generation)
-            row = self.store.load_table(code)  # after the claim: every older commit is in it
-        except StoreError as error:
-            log.error("table %s: cannot claim it: %s", code, error)
-            await presence.release(code)
+        # the store's fence may be above Redis's counter (Redis restarted empty): each
+        # refused claim at least doubles the generation, so a few tries get past it
+        for _ in range(48):
+            generation = await presence.acquire(code)
+            if generation is None:
+                return None
+            try:
+                self.store.claim_table(code, generation)
+                row = self.store.load_table(code)  # after the claim: older commits are in
+                break
+            except FencedError:
+                await presence.release(code)
+                await presence.raise_generation(code, 2 * generation + 1)
+            except StoreError as error:
+                log.error("table %s: cannot claim it: %s", code, error)
+                await presence.release(code)
+                return None
+        else:
             return None
         if row is None or row.status == "closed":
             await presence.forget_table(code)

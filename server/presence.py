@@ -84,6 +84,14 @@ return 0
 """
 
 
+# KEYS[1] generation counter; ARGV[1] floor: the counter is at least the floor afterwards
+_RAISE = """
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1
+"""
+
+
 class PresenceError(ServerError):
     """Redis could not be reached or refused a command (the message says which)."""
 
@@ -125,6 +133,7 @@ class Presence:
         self._acquire = client.register_script(_ACQUIRE)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
+        self._raise = client.register_script(_RAISE)
         self._open: dict[str, str] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._closed = False
@@ -227,6 +236,16 @@ class Presence:
             )
         except RedisError as error:
             raise PresenceError(f"cannot release the lease of {code}: {error}") from None
+
+    async def raise_generation(self, code: str, floor: int) -> None:
+        """Make the next lease of ``code`` come with a generation above ``floor`` (Redis
+        lost its counters, say after a restart, while the store kept the fences).
+        Raises :class:`PresenceError`."""
+        try:
+            self.ops += 1
+            await self._raise(keys=[self._key("gen", code)], args=[floor])
+        except RedisError as error:
+            raise PresenceError(f"cannot raise the generation of {code}: {error}") from None
 
     def forget(self, code: str) -> None:
         """Stop renewing the lease of ``code`` without telling Redis (it is lost)."""

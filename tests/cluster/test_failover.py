@@ -112,3 +112,35 @@ def test_a_node_cut_off_from_redis_stops_committing_and_another_takes_over(
     finally:
         stop_all(nodes)
         relay.close()
+
+
+def test_redis_restarted_empty_the_tables_come_back_above_the_stores_fences(
+    redis_server: RedisServer, pg_dsn: str
+) -> None:
+    nodes = [Node(pg_dsn, redis_server.url, f"n{i}") for i in range(2)]
+    try:
+
+        async def scenario() -> None:
+            player = Player([n.url for n in nodes], home=0, seed=9, name="rae", pace=0.05)
+            create = m.CreateTable(preset="classic", overrides=RULES, bot="easy")
+            run = asyncio.create_task(player.run(create, attempts=400))
+            await until(lambda: len(player.acked) >= 3, timeout=60)
+            code = player.code
+            assert code is not None
+            # Redis forgets everything (no persistence) while the store remembers fences
+            # from takeovers Redis no longer counts
+            redis_server.stop()
+            with psycopg.connect(pg_dsn) as db:
+                db.execute("UPDATE fences SET generation = 5 WHERE code = %s", (code,))
+            redis_server.start()
+            await asyncio.wait_for(run, 120)
+            assert _fences(pg_dsn)[code] > 5
+            assert check_games(pg_dsn, [player]) == {
+                "actions_lost": 0,
+                "actions_applied_twice": 0,
+                "records_bad": 0,
+            }
+
+        asyncio.run(asyncio.wait_for(scenario(), 200))
+    finally:
+        stop_all(nodes)
