@@ -134,7 +134,9 @@ class PgStore:
         self.on_begin = on_begin
         self.connect_timeout = connect_timeout
         self.write_attempts = 0  # every write tried, so a caller can tell who wrote
-        self.round_trips = 0  # statements sent, for the benchmark's per-action figures
+        # for the benchmark's per-action figures: statements run, exchanges with the server
+        self.statements = 0
+        self.round_trips = 0
         self.claimed: dict[str, int] = {}  # table code -> lease generation this node holds
         self._table_writes: set[str] = set()  # tables written in the open transaction
         self._open = False
@@ -200,6 +202,7 @@ class PgStore:
         return self._db
 
     def _execute(self, sql: str, params: tuple[Any, ...] | None = None) -> psycopg.Cursor[Any]:
+        self.statements += 1
         self.round_trips += 1
         return self._db.execute(sql, params)
 
@@ -352,6 +355,7 @@ class PgStore:
                     if self._claims is not None:
                         self._claims.close()
                     self._claims = self._connect()
+                self.statements += 1
                 self.round_trips += 1
                 row = self._claims.execute(_CLAIM, (code, generation)).fetchone()
                 break

@@ -81,8 +81,13 @@ class PgServer:
         self._names = itertools.count(1)
 
     @classmethod
-    def start(cls, attempts: int = 3) -> PgServer:
+    def start(cls, attempts: int = 3, durable: bool = False) -> PgServer:
+        """Start a server; ``durable`` keeps PostgreSQL's own defaults (fsync on, every
+        commit flushed) instead of the tests' faster settings (for benchmarks)."""
         bin_dir = find_pg_bin()
+        fast = [] if durable else [
+            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+        ]  # fmt: skip
         root = Path(tempfile.mkdtemp(prefix="spades-pg-"))
         owner: dict[str, Any] = {}
         if os.geteuid() == 0:
@@ -120,10 +125,9 @@ class PgServer:
                     [
                         str(bin_dir / "postgres"), "-D", str(data), "-p", str(port),
                         "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={root}",
-                        "-c", "fsync=off", "-c", "synchronous_commit=off",
-                        "-c", "full_page_writes=off", "-c", "shared_buffers=16MB",
-                        "-c", "max_connections=60", "-c", "max_wal_senders=0",
-                        "-c", "wal_level=minimal", "-c", "logging_collector=off",
+                        "-c", "shared_buffers=16MB", "-c", "max_connections=60",
+                        "-c", "max_wal_senders=0", "-c", "wal_level=minimal",
+                        "-c", "logging_collector=off", *fast,
                     ],
                     stdout=log_file,
                     stderr=subprocess.STDOUT,
