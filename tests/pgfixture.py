@@ -18,11 +18,13 @@ run as root: as root they run as the ``postgres`` system user, who owns the dire
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import glob
 import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -58,6 +60,16 @@ def find_pg_bin() -> Path:
         "(initdb and postgres from Debian's `postgresql` package; `.ci/run` installs it: "
         "apt-get install postgresql)"
     )
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: PostgreSQL gets SIGINT (fast shutdown) if the pytest
+    process that started it dies without stopping it (killed by a timeout, say)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the session's finalizer still stops it
 
 
 def _free_port() -> int:
@@ -133,6 +145,7 @@ class PgServer:
                     stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL,
                     cwd=root,
+                    preexec_fn=_die_with_parent,
                     **owner,
                 )  # fmt: skip
             server = cls(root, port, process)
@@ -178,7 +191,7 @@ class PgServer:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.send_signal(2)  # SIGINT: PostgreSQL's fast shutdown
+            self.process.send_signal(signal.SIGINT)  # PostgreSQL's fast shutdown
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
