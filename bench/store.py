@@ -1,6 +1,6 @@
 """Store benchmark: what committing an action costs on SQLite and on PostgreSQL.
 
-    python3 bench/store.py                       # about 45 s
+    python3 bench/store.py                       # about 30 s
     python3 bench/store.py --actions 3000 --max-seconds 8
 
 Drives each store the way the hub does (``autocommit=False``: the writes of one turn of

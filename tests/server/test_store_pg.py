@@ -9,6 +9,8 @@ import asyncio
 import json
 import random
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -495,3 +497,22 @@ def test_a_fenced_table_is_dropped_by_the_node_that_lost_it(pg_dsn: str) -> None
             other_node.close()
 
     run(test, store_url=pg_dsn)
+
+
+def test_serve_with_a_store_it_cannot_open_says_so_in_one_line(pg_server: PgServer) -> None:
+    root = Path(__file__).resolve().parents[2]
+    missing = f"postgresql://spades:hunter2@127.0.0.1:{pg_server.port}/no_such_db"
+    for store, expected in (
+        (missing, f"cannot open the store postgresql://spades@127.0.0.1:{pg_server.port}/"),
+        ("mysql://db/x", "unknown store 'mysql://db/x'"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "server", "--port", "0", "--store", store],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 1 and proc.stdout == ""
+        assert proc.stderr.startswith(f"spades server: {expected}"), proc.stderr
+        assert proc.stderr.count("\n") == 1 and "hunter2" not in proc.stderr
