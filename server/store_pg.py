@@ -161,7 +161,12 @@ def _notice_close(connection: psycopg.Connection[Any]) -> None:
 
 
 def _reason(error: BaseException) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
+    """One line for a log or a StoreError: the server's primary message only (its DETAIL
+    may quote row values, a token hash say, that have no business in a log)."""
+    text = str(error)
+    if isinstance(error, psycopg.Error) and error.diag.message_primary:
+        text = error.diag.message_primary
+    return " ".join(text.split()) or type(error).__name__
 
 
 class PgStore:

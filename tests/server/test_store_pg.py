@@ -516,3 +516,19 @@ def test_serve_with_a_store_it_cannot_open_says_so_in_one_line(pg_server: PgServ
         assert proc.returncode == 1 and proc.stdout == ""
         assert proc.stderr.startswith(f"spades server: {expected}"), proc.stderr
         assert proc.stderr.count("\n") == 1 and "hunter2" not in proc.stderr
+
+
+def test_a_store_error_does_not_quote_the_rows_it_failed_on(pg_dsn: str) -> None:
+    store = PgStore(pg_dsn, autocommit=False)
+    try:
+        store.add_player_hashed("p1", "alice", "a" * 64)
+        store.commit()
+        store.add_player_hashed("p2", "bob", "a" * 64)  # the same token hash
+        with pytest.raises(StoreError) as error:
+            store.commit()
+        assert "duplicate key" in str(error.value)
+        assert "a" * 64 not in str(error.value)  # PostgreSQL's DETAIL quotes the key
+        store.rollback()
+        assert store.player_count() == 1
+    finally:
+        store.close()
