@@ -12,11 +12,15 @@ it opens) and :meth:`PgStore.commit` commits them::
     store.append_action("K7QX2M9A", game_no=1, index=1, seat=None, action="deal ...", seq=None)
     store.commit()                                     # StoreError / FencedError: nothing stored
 
-Any failed statement loses the whole open transaction (PostgreSQL aborts it), so every
-write error is a :class:`StoreError` and the caller restores from the store. A connection
-that was lost is opened again at the next call outside a transaction (the turn after the
-loss works). The schema is created on open (idempotent, under an advisory lock so that
-nodes starting together do not race) and carries a version in ``meta``.
+A turn's writes are held in memory and sent at its commit together with BEGIN, the
+fence check and COMMIT, in one pipeline (one round trip per turn of the hub's loop, however
+many actions it holds); a read inside the turn sends the writes held so far first, so it
+sees them. Any failed statement loses the whole turn (PostgreSQL aborts the transaction):
+the error is a :class:`StoreError` at the commit and the caller restores from the store.
+A connection the server closed (a restart, a terminated backend) is noticed before a turn
+is sent on it and opened again, so that turn is not lost; one lost in the middle of a
+commit loses that turn only. The schema is created on open (idempotent, under an advisory
+lock so that nodes starting together do not race) and carries a version in ``meta``.
 
 psycopg is imported here only: the embedded SQLite server never needs it.
 """
@@ -24,6 +28,7 @@ psycopg is imported here only: the embedded SQLite server never needs it.
 from __future__ import annotations
 
 import json
+import select
 from collections.abc import Callable
 from typing import Any
 
@@ -89,7 +94,30 @@ _SCHEMA = [
         code TEXT PRIMARY KEY,
         generation BIGINT NOT NULL
     )""",
+    # Run inside a commit: raises SQLSTATE SP001 (the stale codes in its detail) when a
+    # table is claimed under another generation than the caller's. FOR SHARE holds the
+    # fence rows until the commit, so a claim waits for it; the second statement takes a
+    # fresh snapshot after the locks, so it sees every claim committed before them.
+    """CREATE OR REPLACE FUNCTION spades_check_fences(codes TEXT[], generations BIGINT[])
+    RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+        stale TEXT;
+    BEGIN
+        PERFORM 1 FROM fences WHERE code = ANY(codes) ORDER BY code FOR SHARE;
+        SELECT string_agg(c.code, ',' ORDER BY c.code) INTO stale
+        FROM unnest(codes, generations) AS c(code, generation)
+        WHERE NOT EXISTS (
+            SELECT 1 FROM fences f WHERE f.code = c.code AND f.generation = c.generation
+        );
+        IF stale IS NOT NULL THEN
+            RAISE EXCEPTION 'tables claimed by another node since: %', stale
+                USING ERRCODE = 'SP001', DETAIL = stale;
+        END IF;
+    END
+    $$""",
 ]
+
+_FENCED = "SP001"  # spades_check_fences: a fence moved
 
 # a second connection for claims, so a claim never commits half of the hub's open turn
 _CLAIM = (
@@ -110,8 +138,35 @@ def _display(dsn: str) -> str:
     return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
 
 
+def _notice_close(connection: psycopg.Connection[Any]) -> None:
+    """Read what an idle connection has been sent, without waiting: a server that ended
+    the session (restarted, or the backend was terminated) has sent an error and closed
+    it, and libpq marks the connection bad, so it is replaced before a turn is sent on
+    it rather than losing that turn. A silent network stays unnoticed until used."""
+    for _ in range(4):
+        if connection.broken:
+            return
+        try:
+            readable, _, _ = select.select([connection.fileno()], [], [], 0)
+        except (OSError, ValueError, psycopg.Error):
+            return
+        if not readable:
+            return
+        try:
+            connection.pgconn.consume_input()
+        except psycopg.Error:
+            return  # the connection is bad now: psycopg reports it as broken
+        if connection.pgconn.status != psycopg.pq.ConnStatus.OK:
+            return
+
+
 def _reason(error: BaseException) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
+    """One line for a log or a StoreError: the server's primary message only (its DETAIL
+    may quote row values, a token hash say, that have no business in a log)."""
+    text = str(error)
+    if isinstance(error, psycopg.Error) and error.diag.message_primary:
+        text = error.diag.message_primary
+    return " ".join(text.split()) or type(error).__name__
 
 
 class PgStore:
@@ -134,9 +189,13 @@ class PgStore:
         self.on_begin = on_begin
         self.connect_timeout = connect_timeout
         self.write_attempts = 0  # every write tried, so a caller can tell who wrote
-        self.round_trips = 0  # statements sent, for the benchmark's per-action figures
+        # for the benchmark's per-action figures: statements run, exchanges with the server
+        self.statements = 0
+        self.round_trips = 0
         self.claimed: dict[str, int] = {}  # table code -> lease generation this node holds
         self._table_writes: set[str] = set()  # tables written in the open transaction
+        self._held: list[tuple[str, tuple[Any, ...] | None]] = []  # writes not sent yet
+        self._begun = False  # BEGIN of the open transaction sent
         self._open = False
         self._lost: str | None = None  # why the open transaction's writes were lost
         self._claims: psycopg.Connection[Any] | None = None
@@ -194,20 +253,35 @@ class PgStore:
 
     def _usable(self) -> psycopg.Connection[Any]:
         """The connection, opened again if it was lost (only outside a transaction)."""
+        if not (self._db.closed or self._db.broken):
+            _notice_close(self._db)
         if self._db.closed or self._db.broken:
             self._db.close()
             self._db = self._connect()
         return self._db
 
     def _execute(self, sql: str, params: tuple[Any, ...] | None = None) -> psycopg.Cursor[Any]:
+        self.statements += 1
         self.round_trips += 1
         return self._db.execute(sql, params)
 
+    def _send(self, statements: list[tuple[str, tuple[Any, ...] | None]]) -> None:
+        """Run ``statements`` in one exchange with the server (libpq's pipeline mode):
+        the server answers them all at once, and stops at the first that fails (raised)."""
+        self.statements += len(statements)
+        self.round_trips += 1
+        with self._db.pipeline(), self._db.cursor() as cursor:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+
     def _read(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        """Rows of a query; outside a transaction a lost connection is opened again once.
+        """Rows of a query; it sees this store's own uncommitted writes (those held back
+        are sent first). Outside a transaction a lost connection is opened again once.
 
         Raises :class:`StoreError` when the database cannot answer.
         """
+        if self._open:
+            self._send_held()
         for attempt in (1, 2):
             try:
                 if not self._open:
@@ -221,16 +295,11 @@ class PgStore:
         raise AssertionError("unreachable")
 
     # ---- transactions -----------------------------------------------------------------
-
-    def _begin(self) -> None:
-        # nothing is lost yet: a connection found dead here is opened again and retried
-        try:
-            self._usable()
-            self._execute("BEGIN")
-        except psycopg.OperationalError:
-            self._db.close()
-            self._usable()
-            self._execute("BEGIN")
+    #
+    # Writes are held in memory until the commit (or a read) and then sent together with
+    # BEGIN, the fence check and COMMIT in one pipeline: one round trip per turn of the
+    # hub's loop however many actions it holds. Nothing of a transaction reaches the
+    # server before its commit is asked for, so a lost turn has nothing to undo there.
 
     def _write(self, sql: str, params: tuple[Any, ...], table: str | None = None) -> None:
         self.write_attempts += 1
@@ -240,82 +309,94 @@ class PgStore:
             raise StoreError(self._lost)
         if table is not None:
             self._table_writes.add(table)
-        try:
-            if not self._open:
-                # open (for the caller) even if BEGIN fails: the flush that on_begin
-                # schedules is what reports the loss and clears it
-                self._open = True
-                if not self.autocommit and self.on_begin is not None:
-                    self.on_begin()
-                self._begin()
-            self._execute(sql, params)
-        except psycopg.Error as error:
-            # PostgreSQL aborts the whole transaction on any error
-            self._lost = f"write failed and the transaction was rolled back: {_reason(error)}"
-            if self.autocommit:
-                self._open = False
-                self._abandon()
-                self._table_writes.clear()
-                self._lost = None
-            raise StoreError(f"write failed: {_reason(error)}") from error
+        if not self._open:
+            self._open = True
+            self._begun = False
+            if not self.autocommit and self.on_begin is not None:
+                self.on_begin()
+        self._held.append((sql, params))
         if self.autocommit:
             self.commit()
+
+    def _send_held(self) -> None:
+        """Send the writes held so far (with BEGIN when not sent yet) without committing.
+
+        Raises :class:`StoreError` (the transaction is lost) when one fails.
+        """
+        if self._lost is not None:
+            raise StoreError(self._lost)
+        if not self._held:
+            return
+        statements: list[tuple[str, tuple[Any, ...] | None]] = []
+        if not self._begun:
+            statements.append(("BEGIN", None))
+        statements.extend(self._held)
+        self._held = []
+        try:
+            if not self._begun:
+                self._usable()  # nothing sent yet: a lost connection may be replaced
+            self._begun = True
+            self._send(statements)
+        except psycopg.Error as error:
+            self._lost = f"write failed and the transaction was rolled back: {_reason(error)}"
+            raise StoreError(self._lost) from error
 
     def commit(self) -> None:
         """Commit the writes made since the last commit (``autocommit=False``).
 
-        Checks the fences of the claimed tables written (see :meth:`claim_table`) inside the
-        transaction first. Raises :class:`FencedError` (nothing stored) when one was claimed
-        by another node since, :class:`StoreError` when the writes are lost (a write failed,
-        the connection went, the COMMIT failed). Either way no transaction is left open.
+        The fences of the claimed tables written (see :meth:`claim_table`) are checked
+        inside the transaction, just before COMMIT. Raises :class:`FencedError` (nothing
+        stored) when one was claimed by another node since, :class:`StoreError` when the
+        writes are lost (a write failed, the connection went, the COMMIT failed). Either
+        way no transaction is left open.
         """
         lost, self._lost = self._lost, None
         if lost is not None:
-            self._open = False
-            self._abandon()
-            self._table_writes.clear()
+            self._close_transaction()
             raise StoreError(lost)
         if not self._open:
             return
-        try:
-            self._check_fences()
-            self._execute("COMMIT")
-        except FencedError:
-            self._abandon()
-            raise
-        except psycopg.Error as error:
-            self._abandon()
-            raise StoreError(f"commit failed: {_reason(error)}") from error
-        finally:
-            self._open = False
-            self._table_writes.clear()
-
-    def _check_fences(self) -> None:
-        """Raise :class:`FencedError` when a claimed table written in this transaction has
-        another generation stored. ``FOR SHARE`` holds the fence rows until COMMIT, so a
-        claim by another node waits for this commit and then sees its writes."""
+        statements: list[tuple[str, tuple[Any, ...] | None]] = []
+        if not self._begun:
+            statements.append(("BEGIN", None))
+        statements.extend(self._held)
         codes = sorted(code for code in self._table_writes if code in self.claimed)
-        if not codes:
-            return
-        rows = self._execute(
-            "SELECT code, generation FROM fences WHERE code = ANY(%s) FOR SHARE", (codes,)
-        ).fetchall()
-        stored = dict(rows)
-        stale = tuple(code for code in codes if stored.get(code) != self.claimed[code])
-        if stale:
-            raise FencedError(stale, f"tables claimed by another node since: {', '.join(stale)}")
+        if codes:
+            generations = [self.claimed[code] for code in codes]
+            statements.append(("SELECT spades_check_fences(%s, %s)", (codes, generations)))
+        statements.append(("COMMIT", None))
+        try:
+            if not self._begun:
+                self._usable()  # nothing sent yet: a lost connection may be replaced
+            self._begun = True
+            self._send(statements)
+        except psycopg.Error as error:
+            self._close_transaction()
+            if error.sqlstate == _FENCED:
+                stale = tuple((error.diag.message_detail or "").split(","))
+                raise FencedError(
+                    stale, f"tables claimed by another node since: {', '.join(stale)}"
+                ) from None
+            raise StoreError(f"commit failed: {_reason(error)}") from error
+        self._open = False
+        self._begun = False
+        self._held = []
+        self._table_writes.clear()
 
     def rollback(self) -> None:
         """Forget the writes made since the last commit (a no-op when there are none)."""
         self._lost = None
-        self._table_writes.clear()
         if self._open:
-            self._open = False
-            self._abandon()
+            self._close_transaction()
 
-    def _abandon(self) -> None:
+    def _close_transaction(self) -> None:
+        """Forget the open transaction here and on the server (rolled back)."""
+        self._open = False
+        self._begun = False
+        self._held = []
+        self._table_writes.clear()
         if self._db.closed or self._db.broken:
-            return  # the server rolled the transaction back when the connection went
+            return  # the server rolled it back when the connection went
         if self._db.pgconn.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             try:
                 self._execute("ROLLBACK")
@@ -352,6 +433,7 @@ class PgStore:
                     if self._claims is not None:
                         self._claims.close()
                     self._claims = self._connect()
+                self.statements += 1
                 self.round_trips += 1
                 row = self._claims.execute(_CLAIM, (code, generation)).fetchone()
                 break

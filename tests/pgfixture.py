@@ -18,11 +18,13 @@ run as root: as root they run as the ``postgres`` system user, who owns the dire
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import glob
 import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -60,6 +62,16 @@ def find_pg_bin() -> Path:
     )
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: PostgreSQL gets SIGINT (fast shutdown) if the pytest
+    process that started it dies without stopping it (killed by a timeout, say)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the session's finalizer still stops it
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
@@ -81,8 +93,13 @@ class PgServer:
         self._names = itertools.count(1)
 
     @classmethod
-    def start(cls, attempts: int = 3) -> PgServer:
+    def start(cls, attempts: int = 3, durable: bool = False) -> PgServer:
+        """Start a server; ``durable`` keeps PostgreSQL's own defaults (fsync on, every
+        commit flushed) instead of the tests' faster settings (for benchmarks)."""
         bin_dir = find_pg_bin()
+        fast = [] if durable else [
+            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+        ]  # fmt: skip
         root = Path(tempfile.mkdtemp(prefix="spades-pg-"))
         owner: dict[str, Any] = {}
         if os.geteuid() == 0:
@@ -120,15 +137,15 @@ class PgServer:
                     [
                         str(bin_dir / "postgres"), "-D", str(data), "-p", str(port),
                         "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={root}",
-                        "-c", "fsync=off", "-c", "synchronous_commit=off",
-                        "-c", "full_page_writes=off", "-c", "shared_buffers=16MB",
-                        "-c", "max_connections=60", "-c", "max_wal_senders=0",
-                        "-c", "wal_level=minimal", "-c", "logging_collector=off",
+                        "-c", "shared_buffers=16MB", "-c", "max_connections=60",
+                        "-c", "max_wal_senders=0", "-c", "wal_level=minimal",
+                        "-c", "logging_collector=off", *fast,
                     ],
                     stdout=log_file,
                     stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL,
                     cwd=root,
+                    preexec_fn=_die_with_parent,
                     **owner,
                 )  # fmt: skip
             server = cls(root, port, process)
@@ -174,7 +191,7 @@ class PgServer:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.send_signal(2)  # SIGINT: PostgreSQL's fast shutdown
+            self.process.send_signal(signal.SIGINT)  # PostgreSQL's fast shutdown
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:

@@ -9,7 +9,9 @@ import asyncio
 import json
 import random
 import sqlite3
-from collections.abc import Callable, Iterator
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ import pytest
 
 from engine import replay
 from protocol import messages as m
+from protocol.codec import decode_server
 from server import RunningServer
 from server.storage import Storage, open_store
 from server.store import FencedError, Store, StoreError
@@ -128,8 +131,11 @@ def test_a_failed_write_loses_the_turn_and_the_store_goes_on(open_kind: StoreFac
     store.append_action(CODE, 1, 1, 0, "bid 3", 1)
     store.commit()
     store.append_action(CODE, 1, 2, 0, "bid 4", 2)
+    # the key is taken: SQLite says so at the write, PostgreSQL (which holds the turn's
+    # writes until its commit) at the commit; either way the turn is refused
     with pytest.raises((StoreError, sqlite3.IntegrityError)):
-        store.append_action(CODE, 1, 1, 0, "again", 3)  # the key is taken
+        store.append_action(CODE, 1, 1, 0, "again", 3)
+        store.commit()
     # the caller refuses the turn: rollback, and the store is as it was
     store.rollback()
     assert [a.action for a in store.load_actions(CODE, 1)] == ["bid 3"]
@@ -252,15 +258,27 @@ def test_a_lost_connection_is_opened_again_at_the_next_turn(
         store.commit()
         _terminate(pg_server, store)
         assert len(store.load_actions(CODE, 1)) == 2  # a read reconnects too
-        # inside a turn: the turn is lost (StoreError at commit), the next one works
+        # a turn's writes are held until its commit: lost before that, nothing is lost
         store.append_action(CODE, 1, 3, 0, "bid 5", 3)
+        _terminate(pg_server, store)
+        store.commit()
+        # once a read inside the turn has sent them, the turn is lost with the connection
+        # (StoreError at commit, nothing stored), and the next turn works
+        store.append_action(CODE, 1, 4, 0, "bid 6", 4)
+        assert len(store.load_actions(CODE, 1)) == 4  # the read sees the turn's write
         _terminate(pg_server, store)
         with pytest.raises(StoreError):
             store.commit()
         store.rollback()
-        store.append_action(CODE, 1, 3, 0, "bid 6", 3)
+        assert len(store.load_actions(CODE, 1)) == 3
+        store.append_action(CODE, 1, 4, 0, "bid 7", 4)
         store.commit()
-        assert [a.action for a in store.load_actions(CODE, 1)] == ["bid 3", "bid 4", "bid 6"]
+        assert [a.action for a in store.load_actions(CODE, 1)] == [
+            "bid 3",
+            "bid 4",
+            "bid 5",
+            "bid 7",
+        ]
     finally:
         store.close()
 
@@ -303,29 +321,56 @@ def test_every_event_a_seat_hears_is_already_stored_in_postgresql(pg_dsn: str) -
     run(test, store_url=pg_dsn)
 
 
+# At COMMIT (a deferred trigger), once: the backend terminates itself, so the connection
+# is lost in the middle of the COMMIT and the transaction is rolled back.
+KILL_AT_COMMIT = """
+CREATE SEQUENCE kill_once;
+CREATE FUNCTION kill_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF nextval('kill_once') = 1 THEN
+        PERFORM pg_terminate_backend(pg_backend_pid());
+        PERFORM pg_sleep(5);  -- the termination is handled here: COMMIT never finishes
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER kill_at_commit AFTER INSERT ON actions
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION kill_at_commit();
+"""
+
+
 def test_a_commit_that_fails_refuses_the_turn_and_the_next_turn_works(
-    pg_server: PgServer, pg_dsn: str, monkeypatch: pytest.MonkeyPatch
+    pg_server: PgServer, pg_dsn: str
 ) -> None:
     async def test(server: RunningServer) -> None:
         first, second, code = await two_players(server)
         store = server.hub.store
         assert isinstance(store, PgStore)
 
-        async def tenth_action(index: int, turn: m.YourTurn) -> bool:
-            return turn.version >= 10 and turn.phase != "exchange"
+        def at_version(version: int) -> Callable[[int, m.YourTurn], Awaitable[bool]]:
+            async def stop(index: int, turn: m.YourTurn) -> bool:
+                return turn.version >= version and turn.phase != "exchange"
 
-        index, turn = await drive([first, second], random.Random(5), tenth_action)
+            return stop
+
+        index, turn = await drive([first, second], random.Random(5), at_version(10))
+        # the connection is terminated between turns: the next turn notices before it
+        # sends anything, opens a new one, and nobody is refused anything
+        old_backend = store._db.info.backend_pid
+        _terminate(pg_server, store)
+        mover = (first, second)[index]
+        mover.seq += 1
+        act = m.Act(code=code, action=turn.legal[0], version=turn.version, seq=mover.seq)
+        ack = await mover.request(act, m.Ack)
+        assert ack.version == turn.version + 1
+        index, turn = await drive([first, second], random.Random(6), at_version(20))
+        assert store._db.info.backend_pid != old_backend
+        for client in (first, second):
+            frames = [decode_server(frame) for frame in client.raw]
+            assert not [e for e in frames if isinstance(e, m.ErrorMessage)]
+        # now the connection goes in the middle of a COMMIT
+        with psycopg.connect(pg_dsn, autocommit=True) as admin:
+            admin.execute(KILL_AT_COMMIT)
         mover, other = (first, second) if index == 0 else (second, first)
-        real_commit = store.commit
-        armed = [True]
-
-        def commit_after_the_connection_is_killed() -> None:
-            if armed[0] and store._open:
-                armed[0] = False
-                _terminate(pg_server, store)  # the COMMIT itself fails now
-            real_commit()
-
-        monkeypatch.setattr(store, "commit", commit_after_the_connection_is_killed)
         mover.seq += 1
         act = m.Act(code=code, action=turn.legal[0], version=turn.version, seq=mover.seq)
         req_id = mover.new_id()
@@ -339,7 +384,6 @@ def test_a_commit_that_fails_refuses_the_turn_and_the_next_turn_works(
             heard[1].append(await other.recv())
         (refused,) = [message for message in heard[0] if isinstance(message, m.ErrorMessage)]
         assert refused.code == "internal_error" and refused.request == "action"
-        assert not armed[0]
         # nothing of the refused action reached either seat: both get the stored state back
         for messages in heard.values():
             assert not [e for e in messages if isinstance(e, m.Events)]
@@ -350,10 +394,12 @@ def test_a_commit_that_fails_refuses_the_turn_and_the_next_turn_works(
                 "SELECT max(idx) FROM actions WHERE code = %s AND game_no = 1", (code,)
             ).fetchone()
             assert row == (turn.version,)
+            (killed,) = reader.execute("SELECT last_value FROM kill_once").fetchone() or (0,)
+            assert killed >= 1  # the trigger did fire
         # the turn is offered again on a new connection, and the game plays to its end
         mover.seq = other.seq = 10_000
         over = await asyncio.gather(
-            play_to_end(first, random.Random(6)), play_to_end(second, random.Random(7))
+            play_to_end(first, random.Random(7)), play_to_end(second, random.Random(8))
         )
         assert all(isinstance(message, m.GameOver) for message in over)
 
@@ -451,3 +497,38 @@ def test_a_fenced_table_is_dropped_by_the_node_that_lost_it(pg_dsn: str) -> None
             other_node.close()
 
     run(test, store_url=pg_dsn)
+
+
+def test_serve_with_a_store_it_cannot_open_says_so_in_one_line(pg_server: PgServer) -> None:
+    root = Path(__file__).resolve().parents[2]
+    missing = f"postgresql://spades:hunter2@127.0.0.1:{pg_server.port}/no_such_db"
+    for store, expected in (
+        (missing, f"cannot open the store postgresql://spades@127.0.0.1:{pg_server.port}/"),
+        ("mysql://db/x", "unknown store 'mysql://db/x'"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "server", "--port", "0", "--store", store],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 1 and proc.stdout == ""
+        assert proc.stderr.startswith(f"spades server: {expected}"), proc.stderr
+        assert proc.stderr.count("\n") == 1 and "hunter2" not in proc.stderr
+
+
+def test_a_store_error_does_not_quote_the_rows_it_failed_on(pg_dsn: str) -> None:
+    store = PgStore(pg_dsn, autocommit=False)
+    try:
+        store.add_player_hashed("p1", "alice", "a" * 64)
+        store.commit()
+        store.add_player_hashed("p2", "bob", "a" * 64)  # the same token hash
+        with pytest.raises(StoreError) as error:
+            store.commit()
+        assert "duplicate key" in str(error.value)
+        assert "a" * 64 not in str(error.value)  # PostgreSQL's DETAIL quotes the key
+        store.rollback()
+        assert store.player_count() == 1
+    finally:
+        store.close()
