@@ -76,7 +76,7 @@ def run_load(pg: PgServer, redis_url: str, count: int, args: argparse.Namespace)
                   extra=("--max-tables", "10000", "--max-connections", "10000"))
              for i in range(count)]  # fmt: skip
     try:
-        setup = 3.0 + args.tables / 100
+        setup = 3.0 + args.tables / 40  # every table created and claimed before the window
         start_at = time.monotonic() + setup
         stop_at = start_at + args.duration
         shares = _spread(args.tables, count)
