@@ -790,7 +790,12 @@ async def start_server(config: ServerConfig) -> RunningServer:
 def _cluster_hub(config: ServerConfig) -> Hub:
     """A cluster node's hub (:mod:`server.cluster`; redis-py is imported only here).
 
-    Raises :class:`StartupError` when redis-py is not installed."""
+    Raises :class:`StartupError` without a shared store (``--store``) or when redis-py
+    is not installed."""
+    if not config.store_url:
+        raise StartupError(
+            "--presence needs a store every node shares: add --store postgresql://..."
+        )
     try:
         from server.cluster import ClusterHub
     except ImportError as error:
