@@ -24,8 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_spades_serve_alone_never_imports_redis() -> None:
     code = (
         "import asyncio, sys\n"
-        "from protocol import messages as m
-from server import ServerConfig, start_server\n"
+        "from server import ServerConfig, start_server\n"
         "async def main():\n"
         "    config = ServerConfig(port=0, db_path=':memory:', bot_workers=0)\n"
         "    running = await start_server(config)\n"
