@@ -4,9 +4,10 @@
     python3 bench/cluster.py --tables 150 --rate 2 --duration 8 --nodes 1 2 3
 
 Starts a real PostgreSQL (``tests/pgfixture.py``) and a real ``redis-server``
-(``tests/redisfixture.py``) in temporary folders on loopback, then for each node count N:
+(``tests/redisfixture.py``) in temporary folders on loopback, then runs one server on
+PostgreSQL without Redis (the baseline, ``--nodes 0``) and, for each node count N:
 N ``python3 -m server --store postgresql://... --presence redis://...`` nodes on a fresh
-database, and one load process per node driving ``--tables``/N tables on that node
+database (lease TTL 5 s, the default), and one load process per node driving ``--tables``/N tables on that node
 (``bench/load.py``'s light client: two seats playing random legal actions, ``--rate``
 actions per second per table, Poisson). Per node and in total: p50/p99 latency (from
 sending an action to both seats having its events), actions per second; for the whole
@@ -14,7 +15,7 @@ run PostgreSQL commits and rows written per action (``pg_stat_database``) and Re
 commands per action (``INFO stats``: leases, the lobby, notices of every node).
 
 Then the failover: ``--failover-tables`` tables of one human client and the easy bot
-on node 0 of a 2-node cluster (clients that reconnect with their token and follow
+on node 0 of a 2-node cluster (lease TTL ``--lease-ms``, 2 s) (clients that reconnect with their token and follow
 redirects, ``tests/cluster/nodes.py``), node 0 killed with SIGKILL mid-game: the time from
 the kill to the first action acknowledged again on any of its tables, to every table
 having one, and the count of actions lost or applied twice and records that do not
@@ -35,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import redis
 
 from bench._procstat import cpu_seconds
 from bench.load import _spread, _worker, percentile
@@ -71,8 +74,12 @@ def _ms(value: float) -> float:
 
 
 def run_load(pg: PgServer, redis_url: str, count: int, args: argparse.Namespace) -> dict[str, Any]:
+    """``count`` nodes under the load; ``count`` 0: one server without Redis (the same
+    PostgreSQL store, no presence), the baseline a node's cluster work adds to."""
     dsn = pg.create_database()
-    nodes = [Node(dsn, redis_url, f"load{count}-{i}", lease_ms=args.lease_ms,
+    if count == 0:
+        redis_url, count = "", 1
+    nodes = [Node(dsn, redis_url, f"load{count}-{i}", lease_ms=5000,
                   extra=("--max-tables", "10000", "--max-connections", "10000"))
              for i in range(count)]  # fmt: skip
     try:
@@ -109,13 +116,14 @@ def run_load(pg: PgServer, redis_url: str, count: int, args: argparse.Namespace)
                 "p99_ms": _ms(percentile(result["latencies"], 0.99)),
                 "actions_per_s": round(result["actions"] / args.duration, 1),
                 "errors": result["errors"],
+                "error_codes": result["error_codes"],
                 "cpu_percent": round(100 * used / args.duration, 1),
             }
         )
     latencies = [x for r in results for x in r["latencies"]]
     actions = sum(r["actions"] for r in results)
     return {
-        "nodes": count,
+        "nodes": count if redis_url else "1 (no Redis)",
         "tables": args.tables,
         "p50_ms": _ms(percentile(latencies, 0.5)),
         "p99_ms": _ms(percentile(latencies, 0.99)),
@@ -155,7 +163,16 @@ async def _failover(dsn: str, redis_url: str, args: argparse.Namespace) -> dict[
         async with asyncio.timeout(120):
             while not all(len(p.acked) >= 3 for p in players):
                 await asyncio.sleep(0.05)
-        live = [p for p in players if not p.done.is_set()]
+        owners = redis.Redis.from_url(redis_url, decode_responses=True)
+        leases = owners.mget([f"spades:lease:{p.code}" for p in players])
+        owners.close()
+        # the tables node 0 runs at the kill, games not over (under heavy load a table
+        # may have moved before, when its node could not renew a lease in time)
+        live = [
+            p
+            for p, lease in zip(players, leases, strict=True)
+            if str(lease).startswith("fail-0 ") and not p.done.is_set()
+        ]
         killed_at = time.monotonic()
         nodes[0].kill()
         await asyncio.wait_for(asyncio.gather(*runs), 300)
@@ -165,6 +182,7 @@ async def _failover(dsn: str, redis_url: str, args: argparse.Namespace) -> dict[
         ]
         return {
             "tables": args.failover_tables,
+            "tables_on_killed_node": len(live),
             "lease_ms": args.lease_ms,
             "first_resumed_action_s": round(min(firsts), 3),
             "all_tables_resumed_s": round(max(firsts), 3),
@@ -176,12 +194,14 @@ async def _failover(dsn: str, redis_url: str, args: argparse.Namespace) -> dict[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--nodes", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument(
+        "--nodes", type=int, nargs="+", default=[0, 1, 2, 3], help="node counts (0: no Redis)"
+    )
     parser.add_argument("--tables", type=int, default=150, help="tables in all (split by node)")
     parser.add_argument("--rate", type=float, default=2.0, help="actions/s per table")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds measured")
     parser.add_argument("--failover-tables", type=int, default=30)
-    parser.add_argument("--lease-ms", type=int, default=2000)
+    parser.add_argument("--lease-ms", type=int, default=2000, help="the failover's lease TTL")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     started = time.monotonic()

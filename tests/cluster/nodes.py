@@ -39,7 +39,8 @@ RULES: dict[str, int | bool | str | None] = {"target_score": 1, "lose_score": -1
 
 
 class Node:
-    """One ``python3 -m server`` node of the cluster, on a free loopback port."""
+    """One ``python3 -m server`` node of the cluster, on a free loopback port (with
+    ``presence=""``: a server on its own, on the same store, for comparison)."""
 
     def __init__(
         self,
@@ -66,10 +67,11 @@ class Node:
                 sys.executable, "-m", "server",
                 "--port", str(self.port),
                 "--store", self.store,
-                "--presence", self.presence,
-                "--public-url", self.url,
-                "--node-id", self.node_id,
-                "--lease-ms", str(self.lease_ms),
+                *(
+                    ("--presence", self.presence, "--public-url", self.url,
+                     "--node-id", self.node_id, "--lease-ms", str(self.lease_ms))
+                    if self.presence else ()
+                ),
                 "--bot-workers", "0", "--bot-delay", "0", "--entropy-seconds", "0",
                 "--rate", "10000", "--rate-burst", "10000",
                 "--max-connections-per-address", "100000",
