@@ -7,20 +7,21 @@ Starts a real PostgreSQL (``tests/pgfixture.py``) and a real ``redis-server``
 (``tests/redisfixture.py``) in temporary folders on loopback, then runs one server on
 PostgreSQL without Redis (the baseline, ``--nodes 0``) and, for each node count N:
 N ``python3 -m server --store postgresql://... --presence redis://...`` nodes on a fresh
-database (lease TTL 5 s, the default), and one load process per node driving ``--tables``/N tables on that node
-(``bench/load.py``'s light client: two seats playing random legal actions, ``--rate``
-actions per second per table, Poisson). Per node and in total: p50/p99 latency (from
-sending an action to both seats having its events), actions per second; for the whole
-run PostgreSQL commits and rows written per action (``pg_stat_database``) and Redis
-commands per action (``INFO stats``: leases, the lobby, notices of every node).
+database (lease TTL 5 s, the default), and one load process per node driving
+``--tables``/N tables on that node (``bench/load.py``'s light client: two seats playing
+random legal actions, ``--rate`` actions per second per table, Poisson). Per node and in
+total: p50/p99 latency (from sending an action to both seats having its events), actions
+per second; for the whole run PostgreSQL commits and rows written per action
+(``pg_stat_database``) and Redis commands per action and per second (``INFO stats``:
+leases, the lobby, notices of every node).
 
-Then the failover: ``--failover-tables`` tables of one human client and the easy bot
-on node 0 of a 2-node cluster (lease TTL ``--lease-ms``, 2 s) (clients that reconnect with their token and follow
-redirects, ``tests/cluster/nodes.py``), node 0 killed with SIGKILL mid-game: the time from
-the kill to the first action acknowledged again on any of its tables, to every table
-having one, and the count of actions lost or applied twice and records that do not
-replay (all must be 0). Every loop is bounded in count and time; all traffic stays on
-127.0.0.1. Prints one JSON object on its last line.
+Then the failover: ``--failover-tables`` tables of one human client and the easy bot on
+node 0 of a 2-node cluster (lease TTL ``--lease-ms``, 2 s; clients that reconnect with
+their token and follow redirects, ``tests/cluster/nodes.py``), node 0 killed with SIGKILL
+mid-game: the time from the kill to the first action acknowledged again on any of its
+tables, to every table having one, and the count of actions lost or applied twice and
+records that do not replay (all must be 0). Every loop is bounded in count and time; all
+traffic stays on 127.0.0.1. Prints one JSON object on its last line.
 """
 
 from __future__ import annotations
