@@ -22,7 +22,8 @@ is run by the one node that holds its lease (:mod:`server.presence`):
   and its players' connections are closed (code 1012), so they reconnect and are sent to
   the new owner.
 - The lobby lists this node's open tables and every other live node's (published in
-  Redis, refreshed on each change notice).
+  Redis, refreshed on each change notice). A node that takes a table over says so on the
+  notice channel; a node that still had it drops it at once.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class ClusterHub(Hub):
             self.public_url,
             lease_ms=self.lease_ms,
             on_lobby=self._lobby_changed,
+            on_notice=self._notice,
         )
         self.presence.on_lost = self._leases_lost
         await self.presence.add_tables([row.code for row in self.store.load_tables()])
@@ -253,6 +255,9 @@ class ClusterHub(Hub):
             return None
         self.tables[code] = table
         self.adopted += 1
+        # a node that still runs it (its lease ran out under it) drops it now, not at
+        # its next renewal; the store's fence would refuse its next commit anyway
+        self.spawn(presence.notice({"kind": "taken_over", "table": code, "generation": generation}))
         log.info("table %s: taken over (generation %d, version %d)", code, generation,
                  table.state.version)  # fmt: skip
         table.humans_gone_at = self.now if table.has_humans() else None
@@ -455,6 +460,12 @@ class ClusterHub(Hub):
                 self._schedule_flush()
 
     # ---- the lobby across nodes -------------------------------------------------------
+
+    def _notice(self, notice: dict[str, Any]) -> None:
+        code = notice.get("table")
+        if notice.get("kind") == "taken_over" and isinstance(code, str) and code in self.tables:
+            log.warning("table %s: taken over by node %s", code, notice.get("from"))
+            self._leases_lost([code])
 
     def _lobby_changed(self, node_id: str) -> None:
         if node_id != self.node_id:
