@@ -110,6 +110,7 @@ class Presence:
     def __init__(
         self,
         client: aioredis.Redis,
+        beat: aioredis.Redis,
         node_id: str,
         public_url: str,
         lease_ms: int,
@@ -118,6 +119,9 @@ class Presence:
         on_notice: Callable[[dict[str, Any]], None] | None,
     ) -> None:
         self.client = client
+        # the heartbeat's own connection: renewing the leases never waits behind a burst
+        # of lookups (50 players resuming at once after a failover)
+        self.beat = beat
         self.node_id = node_id
         self.public_url = public_url
         self.lease_ms = lease_ms
@@ -159,23 +163,27 @@ class Presence:
         # a reply later than half a TTL is no better than none (and a busy event loop
         # reads replies late: a shorter timeout would fail commands that did succeed)
         timeout = max(0.2, lease_ms / 2000)
+        options: dict[str, Any] = {
+            "socket_timeout": timeout,
+            "socket_connect_timeout": timeout,
+            "decode_responses": True,
+        }
         # a few connections, shared: a burst of commands waits for one instead of opening
         # a connection each (50 new tables at once would open 50)
         pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=8,
-            timeout=lease_ms / 1000,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            decode_responses=True,
+            url, max_connections=16, timeout=max(10.0, lease_ms / 500), **options
+        )
+        beat_pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=1, timeout=lease_ms / 1000, **options
         )
         client = aioredis.Redis(connection_pool=pool)
-        presence = cls(client, node_id, public_url, lease_ms, prefix, on_lobby, on_notice)
+        beat = aioredis.Redis(connection_pool=beat_pool)
+        presence = cls(client, beat, node_id, public_url, lease_ms, prefix, on_lobby, on_notice)
         try:
             await presence._heartbeat()
             await client.sadd(presence._key("nodes"), node_id)
         except RedisError as error:
-            await client.aclose()
+            await presence._disconnect()
             raise PresenceError(f"cannot reach Redis at {url}: {error}") from None
         loop = asyncio.get_running_loop()
         presence._tasks.append(loop.create_task(presence._renew_forever()))
@@ -392,7 +400,7 @@ class Presence:
         started = time.monotonic()
         held = dict(self.leases)  # as of now: a lease taken or released meanwhile waits
         codes = list(held)
-        async with self.client.pipeline(transaction=False) as pipe:
+        async with self.beat.pipeline(transaction=False) as pipe:
             pipe.set(self._key("node", self.node_id), self.public_url, px=self.lease_ms)
             if self._open:
                 pipe.pexpire(self._key("open", self.node_id), self.lease_ms)
@@ -406,6 +414,7 @@ class Presence:
             self.ops += 2 * len(chunk)
             kept.extend(
                 await self._renew(
+                    client=self.beat,
                     keys=[self._key("lease", c) for c in chunk],
                     args=[self.lease_ms, *(f"{self.node_id} {held[c]}" for c in chunk)],
                 )
@@ -487,6 +496,10 @@ class Presence:
                     await pipe.execute()
         self.leases.clear()
         self._valid_until.clear()
-        with contextlib.suppress(Exception):
-            await self.client.aclose()
-            await self.client.connection_pool.disconnect()
+        await self._disconnect()
+
+    async def _disconnect(self) -> None:
+        for client in (self.client, self.beat):
+            with contextlib.suppress(Exception):
+                await client.aclose()
+                await client.connection_pool.disconnect()

@@ -135,6 +135,7 @@ class Player:
         self.ws: ClientConnection | None = None
         self.close_codes: list[int | None] = []
         self.moving = False  # leaving this node for the next one
+        self.finished_away = False
 
     async def run(self, request: m.ClientMessage | None, attempts: int = 200) -> None:
         """Connect, send ``request`` after the first welcome (create/join), and play until
@@ -197,6 +198,12 @@ class Player:
             self.code = message.table.code
             self.want = None
             self.snapshot.set()
+            if message.table.status == "finished" and message.table.record_id is not None:
+                # it ended while we were away (a stand-in bot played our seat out)
+                self.record_id = message.table.record_id
+                self.finished_away = True
+                self.done.set()
+                return
             if message.your_turn is not None:
                 await self._act(ws, message.your_turn)
         elif isinstance(message, m.YourTurn):
