@@ -78,9 +78,9 @@ def run_load(pg: PgServer, redis_url: str, count: int, args: argparse.Namespace)
     """``count`` nodes under the load; ``count`` 0: one server without Redis (the same
     PostgreSQL store, no presence), the baseline a node's cluster work adds to."""
     dsn = pg.create_database()
-    if count == 0:
-        redis_url, count = "", 1
-    nodes = [Node(dsn, redis_url, f"load{count}-{i}", lease_ms=5000,
+    presence = redis_url if count else ""  # the baseline's commands are counted too: none
+    count = max(count, 1)
+    nodes = [Node(dsn, presence, f"load{count}-{i}", lease_ms=5000,
                   extra=("--max-tables", "10000", "--max-connections", "10000"))
              for i in range(count)]  # fmt: skip
     try:
@@ -124,7 +124,7 @@ def run_load(pg: PgServer, redis_url: str, count: int, args: argparse.Namespace)
     latencies = [x for r in results for x in r["latencies"]]
     actions = sum(r["actions"] for r in results)
     return {
-        "nodes": count if redis_url else "1 (no Redis)",
+        "nodes": count if presence else "1 (no Redis)",
         "tables": args.tables,
         "p50_ms": _ms(percentile(latencies, 0.5)),
         "p99_ms": _ms(percentile(latencies, 0.99)),
@@ -143,11 +143,11 @@ class TimedPlayer(Player):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.ack_times: list[float] = []
+        self.ack_times: list[tuple[float, int]] = []  # (when, on which connection)
 
     async def _handle(self, ws: Any, message: m.ServerMessage) -> None:
         if isinstance(message, m.Ack):
-            self.ack_times.append(time.monotonic())
+            self.ack_times.append((time.monotonic(), self.reconnects))
         await super()._handle(ws, message)
 
 
@@ -176,9 +176,16 @@ async def _failover(dsn: str, redis_url: str, args: argparse.Namespace) -> dict[
         ]
         killed_at = time.monotonic()
         nodes[0].kill()
+        # an ack read after the kill may have left node 0 before it: only acks on a
+        # connection opened after the kill count as resumed
+        connection_at_kill = {id(p): p.reconnects for p in live}
         await asyncio.wait_for(asyncio.gather(*runs), 300)
         firsts = [
-            min((t for t in p.ack_times if t > killed_at), default=float("nan")) - killed_at
+            min(
+                (t for t, conn in p.ack_times if conn > connection_at_kill[id(p)]),
+                default=float("nan"),
+            )
+            - killed_at
             for p in live
         ]
         return {
