@@ -11,6 +11,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -532,3 +533,62 @@ def test_a_store_error_does_not_quote_the_rows_it_failed_on(pg_dsn: str) -> None
         assert store.player_count() == 1
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("claim_commits", [True, False])
+def test_a_commit_waits_for_a_claim_in_flight_and_then_obeys_it(
+    pg_dsn: str, claim_commits: bool
+) -> None:
+    """A claim by another node is under way (its fence update not committed yet) while
+    this node commits: the commit waits for it, then is fenced if the claim committed
+    and goes through if it was rolled back."""
+    node = PgStore(pg_dsn, autocommit=False)
+    claimer = psycopg.connect(pg_dsn)  # a transaction of its own: the claim in flight
+    watcher = psycopg.connect(pg_dsn, autocommit=True)
+    try:
+        node.claim_table(CODE, 1)
+        node.append_action(CODE, 1, 1, 0, "bid 3", 1)
+        node.commit()
+        claimer.execute("UPDATE fences SET generation = 2 WHERE code = %s", (CODE,))
+        node.append_action(CODE, 1, 2, 0, "bid 4", 2)
+        outcome: list[BaseException | None] = []
+
+        def commit() -> None:
+            try:
+                node.commit()
+                outcome.append(None)
+            except BaseException as error:
+                outcome.append(error)
+
+        committing = threading.Thread(target=commit)
+        committing.start()
+        backend = node._db.info.backend_pid
+        waiting = False
+        for _ in range(400):  # until the commit is seen waiting for the claim's row lock
+            row = watcher.execute(
+                "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (backend,)
+            ).fetchone()
+            if row is not None and row[0] == "Lock":
+                waiting = True
+                break
+            committing.join(0.05)
+        assert waiting and committing.is_alive() and outcome == []
+        if claim_commits:
+            claimer.commit()
+        else:
+            claimer.rollback()
+        committing.join(30)
+        assert not committing.is_alive()
+        reader = PgStore(pg_dsn)
+        stored = [a.index for a in reader.load_actions(CODE, 1)]
+        reader.close()
+        if claim_commits:
+            assert isinstance(outcome[0], FencedError) and outcome[0].codes == (CODE,)
+            assert stored == [1]
+        else:
+            assert outcome == [None]
+            assert stored == [1, 2]
+    finally:
+        claimer.close()
+        watcher.close()
+        node.close()
