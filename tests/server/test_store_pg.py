@@ -592,3 +592,18 @@ def test_a_commit_waits_for_a_claim_in_flight_and_then_obeys_it(
         claimer.close()
         watcher.close()
         node.close()
+
+
+def test_the_fixture_fails_clearly_when_postgresql_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests import pgfixture
+
+    monkeypatch.setattr(pgfixture.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pgfixture.shutil, "which", lambda name: None)
+    with pytest.raises(
+        RuntimeError, match=r"PostgreSQL is not installed.*apt-get install postgresql"
+    ):
+        pgfixture.find_pg_bin()
+    monkeypatch.undo()
+    assert (pgfixture.find_pg_bin() / "postgres").exists()
