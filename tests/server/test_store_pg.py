@@ -607,3 +607,62 @@ def test_the_fixture_fails_clearly_when_postgresql_is_not_installed(
         pgfixture.find_pg_bin()
     monkeypatch.undo()
     assert (pgfixture.find_pg_bin() / "postgres").exists()
+
+
+def test_while_postgresql_refuses_connections_tables_wait_and_come_back_exactly(
+    pg_server: PgServer, pg_dsn: str
+) -> None:
+    database = pg_dsn.rsplit("/", 1)[1]
+
+    def allow(allowed: bool) -> None:
+        with pg_server.admin() as admin:
+            admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS {allowed}')
+            if not allowed:
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
+                    "WHERE datname = %s",
+                    (database,),
+                )
+
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(server)
+
+        async def tenth_action(index: int, turn: m.YourTurn) -> bool:
+            return turn.version >= 10 and turn.phase != "exchange"
+
+        index, turn = await drive([first, second], random.Random(11), tenth_action)
+        mover, other = (first, second) if index == 0 else (second, first)
+        allow(False)  # the database is down for this server: no connection at all
+        try:
+            mover.seq += 1
+            act = m.Act(code=code, action=turn.legal[0], version=turn.version, seq=mover.seq)
+            refused = await mover.request(act, m.ErrorMessage)
+            assert refused.code == "internal_error"
+            # memory may not keep an action the store does not have: the table leaves
+            await other.expect(m.Left, lambda left: left.table == code)
+            assert code not in server.hub.tables
+        finally:
+            allow(True)
+        # once the store answers the table is loaded again as stored, and play goes on
+        for client in (mover, other):
+            snap = await client.expect(m.Snapshot, lambda s: s.table.code == code)
+            assert snap.view.version == turn.version
+        mover.seq = other.seq = 10_000
+        over = await asyncio.gather(
+            play_to_end(first, random.Random(12)), play_to_end(second, random.Random(13))
+        )
+        assert isinstance(over[0], m.GameOver)
+        reply = await first.request(m.GetRecord(record_id=over[0].record_id), m.RecordMessage)
+        final = replay(json.loads(reply.record_json))
+        assert final.is_over and final.winner == over[0].winner
+        with psycopg.connect(pg_dsn, autocommit=True) as reader:
+            indexes = [
+                row[0]
+                for row in reader.execute(
+                    "SELECT idx FROM actions WHERE code = %s AND game_no = 1 ORDER BY idx",
+                    (code,),
+                )
+            ]
+        assert indexes == list(range(1, len(indexes) + 1))  # no gap, nothing twice
+
+    run(test, store_url=pg_dsn, store_retry_seconds=0.2)
