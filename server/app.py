@@ -448,8 +448,22 @@ class Hub(Lobby):
             self._dispatch(conn, message)
         except RequestError as error:
             conn.send(_error(error.code, error.message, message.type, message.id))
-        except StoreError:  # logged where it happened; the flush refuses the whole turn
-            pass
+        except StoreError as error:
+            if self.store.write_attempts == writes:
+                # a read failed (a database server that is down): no flush will refuse
+                # this request, so answer it here
+                log.error(
+                    "connection %d: %s: the store cannot answer: %s", conn.id, message.type, error
+                )
+                conn.send(
+                    _error(
+                        "internal_error",
+                        "the server cannot reach its store just now; try again",
+                        message.type,
+                        message.id,
+                    )
+                )
+            # else: logged where it happened; the flush refuses the whole turn
         except Exception:
             log.exception("connection %d: %s failed", conn.id, message.type)
             conn.send(

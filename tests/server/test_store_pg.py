@@ -641,6 +641,12 @@ def test_while_postgresql_refuses_connections_tables_wait_and_come_back_exactly(
             # memory may not keep an action the store does not have: the table leaves
             await other.expect(m.Left, lambda left: left.table == code)
             assert code not in server.hub.tables
+            # a request that needs to read the store is answered, not left hanging
+            stranger = await Client.open(server.url)
+            await stranger.send(m.Hello(protocol_version=1, name="carol", token=first.token))
+            failed = await stranger.expect(m.ErrorMessage)
+            assert failed.code == "internal_error" and failed.request == "hello"
+            await stranger.close()
         finally:
             allow(True)
         # once the store answers the table is loaded again as stored, and play goes on
