@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,12 @@ import pytest
 from engine import replay
 from protocol import messages as m
 from protocol.codec import decode_server
-from server import RunningServer
+from server import RunningServer, app
 from server.storage import Storage, open_store
 from server.store import FencedError, Store, StoreError
 from server.store_pg import SCHEMA_VERSION, PgStore
 from tests.pgfixture import PgServer
+from tests.server import helpers, test_games, test_lobby, test_resume
 from tests.server.helpers import TEST_CONFIG, Client, drive, play_to_end, run, two_players
 from tests.server.test_process import ServerProcess
 
@@ -672,3 +674,43 @@ def test_while_postgresql_refuses_connections_tables_wait_and_come_back_exactly(
         assert indexes == list(range(1, len(indexes) + 1))  # no gap, nothing twice
 
     run(test, store_url=pg_dsn, store_retry_seconds=0.2)
+
+
+# ---- the hub's own tests, again on PostgreSQL ------------------------------------------
+
+EXISTING_HUB_TESTS = [
+    (test_games.test_two_clients_play_a_whole_game, ("five-hundred",)),
+    (test_games.test_a_client_plays_the_bot, ("classic",)),
+    (test_resume.test_a_dropped_player_resumes_with_the_exact_view, ("play", True)),
+    (test_resume.test_the_bot_stands_in_when_the_hold_runs_out_and_the_player_takes_it_back, ()),
+    (test_lobby.test_list_join_watch_and_add_bot, ()),
+    (test_lobby.test_leaving_mid_game_forfeits_and_closes_the_table_when_nobody_is_left, ()),
+    (test_lobby.test_rematch_starts_a_new_game_at_the_same_table, ()),
+]
+
+
+@pytest.mark.parametrize(
+    ("existing", "arguments"),
+    EXISTING_HUB_TESTS,
+    ids=[existing.__name__ for existing, _ in EXISTING_HUB_TESTS],
+)
+def test_the_hubs_own_tests_pass_on_postgresql(
+    existing: Callable[..., None],
+    arguments: tuple[Any, ...],
+    pg_dsn: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(helpers, "TEST_CONFIG", replace(helpers.TEST_CONFIG, store_url=pg_dsn))
+    opened: list[Storage] = []
+
+    def open_and_note(*args: Any, **kwargs: Any) -> Storage:
+        store = open_store(*args, **kwargs)
+        opened.append(store)
+        return store
+
+    monkeypatch.setattr(app, "open_store", open_and_note)
+    existing(*arguments)
+    assert opened and all(isinstance(store, PgStore) for store in opened)
+    with psycopg.connect(pg_dsn, autocommit=True) as reader:
+        (stored,) = reader.execute("SELECT count(*) FROM actions").fetchone() or (0,)
+    assert stored > 0  # the game really went through PostgreSQL
