@@ -228,7 +228,11 @@ def test_fencing_a_claim_while_the_old_owner_has_a_turn_open(pg_dsn: str) -> Non
 
 
 def test_the_schema_is_versioned_and_a_newer_one_is_refused(pg_dsn: str) -> None:
-    PgStore(pg_dsn).close()
+    store = PgStore(pg_dsn + "?options=-csynchronous_commit%3Doff")
+    # options in the URL are kept beside the store's own session settings
+    assert store._read("SHOW synchronous_commit", ()) == [("off",)]
+    assert store._read("SHOW lock_timeout", ()) == [("5s",)]
+    store.close()
     with psycopg.connect(pg_dsn, autocommit=True) as admin:
         row = admin.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         assert row == (str(SCHEMA_VERSION),)
