@@ -718,3 +718,24 @@ def test_the_hubs_own_tests_pass_on_postgresql(
     with psycopg.connect(pg_dsn, autocommit=True) as reader:
         (stored,) = reader.execute("SELECT count(*) FROM actions").fetchone() or (0,)
     assert stored > 0  # the game really went through PostgreSQL
+
+
+def test_sqlite_a_claim_inside_a_lost_turn_is_forgotten(tmp_path: Path) -> None:
+    path = str(tmp_path / "spades.db")
+    store = Store(path, autocommit=False)
+    other = Store(path)
+    try:
+        store.append_action(CODE, 1, 1, 0, "bid 3", 1)
+        store.claim_table(CODE, 3)  # part of the open turn
+        assert store.claimed == {CODE: 3}
+        store.rollback()
+        assert store.claimed == {}  # never stored, so not this node's
+        other.claim_table(CODE, 1)  # nothing higher is stored
+        store.claim_table(CODE, 2)
+        store.commit()
+        assert store.claimed == {CODE: 2}
+        with pytest.raises(FencedError):
+            other.append_action(CODE, 1, 1, 0, "bid 3", 1)
+    finally:
+        other.close()
+        store.close()
