@@ -2,6 +2,7 @@
 
     python3 bench/store.py                       # about 30 s
     python3 bench/store.py --actions 3000 --max-seconds 8
+    python3 bench/store.py --server-seconds 10      # and whole servers under bench/load.py
 
 Drives each store the way the hub does (``autocommit=False``: the writes of one turn of
 the event loop, then one ``commit`` before anything is sent): one ``append_action`` per
@@ -26,7 +27,12 @@ of commits is lost only if PostgreSQL itself or its machine fails).
 ``round_trips_per_action`` counts the client/server exchanges (PostgreSQL; SQLite has
 none, it is a library), ``statements_per_action`` the SQL statements (BEGIN, the fence
 check and COMMIT included). Each regime stops at ``--actions`` actions or
-``--max-seconds``, whichever comes first. Prints one JSON object on its last line.
+``--max-seconds``, whichever comes first.
+
+``--server-seconds S`` adds ``servers``: ``bench/load.py`` at saturation for ``S`` seconds
+(``--server-tables`` tables of two clients acting as fast as they can, one load worker)
+against ``python3 -m server`` on each store: actions/s, action-to-both-seats latency
+p50/p99, the server's CPU. Prints one JSON object on its last line.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +54,7 @@ from server.store import Store
 from server.store_pg import PgStore
 from tests.pgfixture import PgServer
 
+ROOT = Path(__file__).resolve().parent.parent
 SAVE_EVERY = 70  # a real game: about 280 actions and 4 table saves
 TABLE_DATA = {"seats": [{"kind": "human", "name": "alice"}, {"kind": "bot"}], "rules": {}}
 
@@ -166,6 +174,49 @@ def bench_postgresql(args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
+def bench_servers(args: argparse.Namespace) -> dict[str, Any]:
+    """``bench/load.py`` at saturation (``--server-tables`` tables of two clients playing
+    as fast as they can) against a real server on each store: what a whole node gives."""
+    server = PgServer.start(durable=True)
+    figures: dict[str, Any] = {}
+    try:
+        for name, store_args in (
+            ("sqlite", ""),
+            ("postgresql", f"--store {server.create_database()}"),
+            (
+                "postgresql_async_commit",
+                f"--store {server.create_database()}?options=-csynchronous_commit%3Doff",
+            ),
+        ):
+            run = subprocess.run(
+                [
+                    sys.executable, str(ROOT / "bench" / "load.py"),
+                    "--tables", str(args.server_tables), "--rate", "0",
+                    "--duration", str(args.server_seconds), "--workers", "1",
+                    "--no-echo", "--idle", "0", "--server-args",
+                    f"--max-connections 10000 --max-tables 10000 --bot-delay 0 {store_args}",
+                ],
+                capture_output=True,
+                text=True,
+                timeout=120 + 3 * args.server_seconds,
+                cwd=ROOT,
+            )  # fmt: skip
+            if run.returncode != 0:
+                figures[name] = {"error": run.stderr.strip().splitlines()[-1:]}
+                continue
+            load = json.loads(run.stdout.strip().splitlines()[-1])
+            figures[name] = {
+                "actions_per_s": load["actions_per_s"],
+                "p50_ms": load["ours"]["p50_ms"],
+                "p99_ms": load["ours"]["p99_ms"],
+                "server_cpu_percent": load["server_cpu_percent"],
+                "errors": load["errors"],
+            }
+    finally:
+        server.stop()
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -173,8 +224,17 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=5000, help="actions per regime")
     parser.add_argument("--max-seconds", type=float, default=5.0, help="time cap per regime")
     parser.add_argument("--batch", type=int, default=32, help="actions per commit in 'batch'")
+    parser.add_argument(
+        "--server-seconds",
+        type=float,
+        default=0.0,
+        help="also run bench/load.py at saturation this long against a server on each store",
+    )
+    parser.add_argument("--server-tables", type=int, default=200)
     args = parser.parse_args()
     figures: dict[str, Any] = {"sqlite": bench_sqlite(args), **bench_postgresql(args)}
+    if args.server_seconds > 0:
+        figures["servers"] = bench_servers(args)
     print(json.dumps(figures))
 
 

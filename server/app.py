@@ -189,8 +189,8 @@ class Hub(Lobby):
             if table is not None:
                 log.warning("table %s: claimed by another node; dropped here", code)
                 self._drop_table(table)
-        for code in touched - fenced:
-            self._restore(code)
+        for code in sorted(touched - fenced):
+            self._restore_or_drop(code)
         reason = (
             "the table moved to another server node; nothing changed: join it again"
             if fenced
@@ -199,6 +199,26 @@ class Hub(Lobby):
         )
         for conn, request, req_id in writers:
             conn.send(_error("internal_error", reason, request, req_id))
+
+    def _restore_or_drop(self, code: str) -> None:
+        """:meth:`_restore`; while the store cannot even be read (a database server that
+        is down), the table leaves memory instead, since memory may hold actions the store
+        lost, and is loaded again from the store once it answers."""
+        try:
+            self._restore(code)
+        except StoreError as error:
+            log.error("table %s: the store cannot give it back yet: %s", code, error)
+            table = self.tables.get(code)
+            if table is not None:
+                self._drop_table(table)
+            if not self.closing:
+                asyncio.get_running_loop().call_later(
+                    self.config.store_retry_seconds, self._reload, code
+                )
+
+    def _reload(self, code: str) -> None:
+        if code not in self.tables and not self.closing:
+            self._restore_or_drop(code)
 
     def _restore(self, code: str) -> None:
         """Bring table ``code`` back to what the store has, tell its audience, and let the
@@ -428,8 +448,22 @@ class Hub(Lobby):
             self._dispatch(conn, message)
         except RequestError as error:
             conn.send(_error(error.code, error.message, message.type, message.id))
-        except StoreError:  # logged where it happened; the flush refuses the whole turn
-            pass
+        except StoreError as error:
+            if self.store.write_attempts == writes:
+                # a read failed (a database server that is down): no flush will refuse
+                # this request, so answer it here
+                log.error(
+                    "connection %d: %s: the store cannot answer: %s", conn.id, message.type, error
+                )
+                conn.send(
+                    _error(
+                        "internal_error",
+                        "the server cannot reach its store just now; try again",
+                        message.type,
+                        message.id,
+                    )
+                )
+            # else: logged where it happened; the flush refuses the whole turn
         except Exception:
             log.exception("connection %d: %s failed", conn.id, message.type)
             conn.send(

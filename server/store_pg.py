@@ -217,7 +217,7 @@ class PgStore:
     def _connect(self) -> psycopg.Connection[Any]:
         # autocommit at the driver level: this class says BEGIN and COMMIT itself, so a
         # read between turns never leaves a transaction open
-        return psycopg.connect(
+        connection = psycopg.connect(
             self.dsn,
             autocommit=True,
             connect_timeout=max(1, round(self.connect_timeout)),
@@ -228,6 +228,12 @@ class PgStore:
             keepalives_count=3,
             application_name="spades",
         )
+        # the event loop waits while a statement waits for a row lock (another node's
+        # commit or claim on the same table, which takes milliseconds): bound that wait,
+        # a turn that hits it is refused and retried (set here, not as a connection
+        # option, so that options given in the URL are kept)
+        connection.execute("SET lock_timeout = '5s'")
+        return connection
 
     def _create_schema(self) -> None:
         with self._db.transaction():

@@ -11,7 +11,9 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +23,12 @@ import pytest
 from engine import replay
 from protocol import messages as m
 from protocol.codec import decode_server
-from server import RunningServer
+from server import RunningServer, app
 from server.storage import Storage, open_store
 from server.store import FencedError, Store, StoreError
 from server.store_pg import SCHEMA_VERSION, PgStore
 from tests.pgfixture import PgServer
+from tests.server import helpers, test_games, test_lobby, test_resume
 from tests.server.helpers import TEST_CONFIG, Client, drive, play_to_end, run, two_players
 from tests.server.test_process import ServerProcess
 
@@ -225,7 +228,11 @@ def test_fencing_a_claim_while_the_old_owner_has_a_turn_open(pg_dsn: str) -> Non
 
 
 def test_the_schema_is_versioned_and_a_newer_one_is_refused(pg_dsn: str) -> None:
-    PgStore(pg_dsn).close()
+    store = PgStore(pg_dsn + "?options=-csynchronous_commit%3Doff")
+    # options in the URL are kept beside the store's own session settings
+    assert store._read("SHOW synchronous_commit", ()) == [("off",)]
+    assert store._read("SHOW lock_timeout", ()) == [("5s",)]
+    store.close()
     with psycopg.connect(pg_dsn, autocommit=True) as admin:
         row = admin.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         assert row == (str(SCHEMA_VERSION),)
@@ -531,4 +538,204 @@ def test_a_store_error_does_not_quote_the_rows_it_failed_on(pg_dsn: str) -> None
         store.rollback()
         assert store.player_count() == 1
     finally:
+        store.close()
+
+
+@pytest.mark.parametrize("claim_commits", [True, False])
+def test_a_commit_waits_for_a_claim_in_flight_and_then_obeys_it(
+    pg_dsn: str, claim_commits: bool
+) -> None:
+    """A claim by another node is under way (its fence update not committed yet) while
+    this node commits: the commit waits for it, then is fenced if the claim committed
+    and goes through if it was rolled back."""
+    node = PgStore(pg_dsn, autocommit=False)
+    claimer = psycopg.connect(pg_dsn)  # a transaction of its own: the claim in flight
+    watcher = psycopg.connect(pg_dsn, autocommit=True)
+    try:
+        node.claim_table(CODE, 1)
+        node.append_action(CODE, 1, 1, 0, "bid 3", 1)
+        node.commit()
+        claimer.execute("UPDATE fences SET generation = 2 WHERE code = %s", (CODE,))
+        node.append_action(CODE, 1, 2, 0, "bid 4", 2)
+        outcome: list[BaseException | None] = []
+
+        def commit() -> None:
+            try:
+                node.commit()
+                outcome.append(None)
+            except BaseException as error:
+                outcome.append(error)
+
+        committing = threading.Thread(target=commit)
+        committing.start()
+        backend = node._db.info.backend_pid
+        waiting = False
+        for _ in range(400):  # until the commit is seen waiting for the claim's row lock
+            row = watcher.execute(
+                "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (backend,)
+            ).fetchone()
+            if row is not None and row[0] == "Lock":
+                waiting = True
+                break
+            committing.join(0.05)
+        assert waiting and committing.is_alive() and outcome == []
+        if claim_commits:
+            claimer.commit()
+        else:
+            claimer.rollback()
+        committing.join(30)
+        assert not committing.is_alive()
+        reader = PgStore(pg_dsn)
+        stored = [a.index for a in reader.load_actions(CODE, 1)]
+        reader.close()
+        if claim_commits:
+            assert isinstance(outcome[0], FencedError) and outcome[0].codes == (CODE,)
+            assert stored == [1]
+        else:
+            assert outcome == [None]
+            assert stored == [1, 2]
+    finally:
+        claimer.close()
+        watcher.close()
+        node.close()
+
+
+def test_the_fixture_fails_clearly_when_postgresql_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests import pgfixture
+
+    monkeypatch.setattr(pgfixture.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pgfixture.shutil, "which", lambda name: None)
+    with pytest.raises(
+        RuntimeError, match=r"PostgreSQL is not installed.*apt-get install postgresql"
+    ):
+        pgfixture.find_pg_bin()
+    monkeypatch.undo()
+    assert (pgfixture.find_pg_bin() / "postgres").exists()
+
+
+def test_while_postgresql_refuses_connections_tables_wait_and_come_back_exactly(
+    pg_server: PgServer, pg_dsn: str
+) -> None:
+    database = pg_dsn.rsplit("/", 1)[1]
+
+    def allow(allowed: bool) -> None:
+        with pg_server.admin() as admin:
+            admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS {allowed}')
+            if not allowed:
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
+                    "WHERE datname = %s",
+                    (database,),
+                )
+
+    async def test(server: RunningServer) -> None:
+        first, second, code = await two_players(server)
+
+        async def tenth_action(index: int, turn: m.YourTurn) -> bool:
+            return turn.version >= 10 and turn.phase != "exchange"
+
+        index, turn = await drive([first, second], random.Random(11), tenth_action)
+        mover, other = (first, second) if index == 0 else (second, first)
+        allow(False)  # the database is down for this server: no connection at all
+        try:
+            mover.seq += 1
+            act = m.Act(code=code, action=turn.legal[0], version=turn.version, seq=mover.seq)
+            refused = await mover.request(act, m.ErrorMessage)
+            assert refused.code == "internal_error"
+            # memory may not keep an action the store does not have: the table leaves
+            await other.expect(m.Left, lambda left: left.table == code)
+            assert code not in server.hub.tables
+            # a request that needs to read the store is answered, not left hanging
+            stranger = await Client.open(server.url)
+            await stranger.send(m.Hello(protocol_version=1, name="carol", token=first.token))
+            failed = await stranger.expect(m.ErrorMessage)
+            assert failed.code == "internal_error" and failed.request == "hello"
+            await stranger.close()
+        finally:
+            allow(True)
+        # once the store answers the table is loaded again as stored, and play goes on
+        for client in (mover, other):
+            snap = await client.expect(m.Snapshot, lambda s: s.table.code == code)
+            assert snap.view.version == turn.version
+        mover.seq = other.seq = 10_000
+        over = await asyncio.gather(
+            play_to_end(first, random.Random(12)), play_to_end(second, random.Random(13))
+        )
+        assert isinstance(over[0], m.GameOver)
+        reply = await first.request(m.GetRecord(record_id=over[0].record_id), m.RecordMessage)
+        final = replay(json.loads(reply.record_json))
+        assert final.is_over and final.winner == over[0].winner
+        with psycopg.connect(pg_dsn, autocommit=True) as reader:
+            indexes = [
+                row[0]
+                for row in reader.execute(
+                    "SELECT idx FROM actions WHERE code = %s AND game_no = 1 ORDER BY idx",
+                    (code,),
+                )
+            ]
+        assert indexes == list(range(1, len(indexes) + 1))  # no gap, nothing twice
+
+    run(test, store_url=pg_dsn, store_retry_seconds=0.2)
+
+
+# ---- the hub's own tests, again on PostgreSQL ------------------------------------------
+
+EXISTING_HUB_TESTS = [
+    (test_games.test_two_clients_play_a_whole_game, ("five-hundred",)),
+    (test_games.test_a_client_plays_the_bot, ("classic",)),
+    (test_resume.test_a_dropped_player_resumes_with_the_exact_view, ("play", True)),
+    (test_resume.test_the_bot_stands_in_when_the_hold_runs_out_and_the_player_takes_it_back, ()),
+    (test_lobby.test_list_join_watch_and_add_bot, ()),
+    (test_lobby.test_leaving_mid_game_forfeits_and_closes_the_table_when_nobody_is_left, ()),
+    (test_lobby.test_rematch_starts_a_new_game_at_the_same_table, ()),
+]
+
+
+@pytest.mark.parametrize(
+    ("existing", "arguments"),
+    EXISTING_HUB_TESTS,
+    ids=[existing.__name__ for existing, _ in EXISTING_HUB_TESTS],
+)
+def test_the_hubs_own_tests_pass_on_postgresql(
+    existing: Callable[..., None],
+    arguments: tuple[Any, ...],
+    pg_dsn: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(helpers, "TEST_CONFIG", replace(helpers.TEST_CONFIG, store_url=pg_dsn))
+    opened: list[Storage] = []
+
+    def open_and_note(*args: Any, **kwargs: Any) -> Storage:
+        store = open_store(*args, **kwargs)
+        opened.append(store)
+        return store
+
+    monkeypatch.setattr(app, "open_store", open_and_note)
+    existing(*arguments)
+    assert opened and all(isinstance(store, PgStore) for store in opened)
+    with psycopg.connect(pg_dsn, autocommit=True) as reader:
+        (stored,) = reader.execute("SELECT count(*) FROM actions").fetchone() or (0,)
+    assert stored > 0  # the game really went through PostgreSQL
+
+
+def test_sqlite_a_claim_inside_a_lost_turn_is_forgotten(tmp_path: Path) -> None:
+    path = str(tmp_path / "spades.db")
+    store = Store(path, autocommit=False)
+    other = Store(path)
+    try:
+        store.append_action(CODE, 1, 1, 0, "bid 3", 1)
+        store.claim_table(CODE, 3)  # part of the open turn
+        assert store.claimed == {CODE: 3}
+        store.rollback()
+        assert store.claimed == {}  # never stored, so not this node's
+        other.claim_table(CODE, 1)  # nothing higher is stored
+        store.claim_table(CODE, 2)
+        store.commit()
+        assert store.claimed == {CODE: 2}
+        with pytest.raises(FencedError):
+            other.append_action(CODE, 1, 1, 0, "bid 3", 1)
+    finally:
+        other.close()
         store.close()
