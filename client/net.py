@@ -129,6 +129,7 @@ class Connection:
         self._hops = 0  # redirects followed in a row
         self._redirect_to: str | None = None
         self._repeat: m.ClientMessage | None = None  # the request to send again there
+        self._arriving = False  # connected to where a redirect sent us, not welcomed yet
         self._recent: deque[m.ClientMessage] = deque(maxlen=64)
 
     def send(self, message: m.ClientMessage) -> None:
@@ -178,6 +179,7 @@ class Connection:
                 break
             except (OSError, WebSocketException, TimeoutError, ssl.SSLError) as error:
                 log.debug("connection to %s failed: %s", self.url, error)
+                self._arriving = False  # the player will see this reconnection
                 if not self.model.welcomed_once:
                     reason, retry = describe_failure(error, self.url)
                     final = not retry or failures + 1 >= CONNECT_ATTEMPTS
@@ -230,10 +232,19 @@ class Connection:
                     await socket.close()
                     return
                 continue
-            if isinstance(message, m.Welcome) and self._repeat is not None:
+            if isinstance(message, m.Welcome) and self._arriving:
+                # the welcome at the node we were sent to: no "Reconnected." for a move
+                # the player never saw, then the redirected request again
+                self._arriving = False
+                logged = len(self.model.log)
                 self.model.handle(message)
-                self.send(self._repeat)
-                self._repeat = None
+                if len(self.model.log) == logged + 1 and self.model.log[-1].startswith(
+                    "Reconnected"
+                ):
+                    self.model.log.pop()
+                if self._repeat is not None:
+                    self.send(self._repeat)
+                    self._repeat = None
                 self.redraw()
                 continue
             if not isinstance(message, m.Welcome):
@@ -259,6 +270,7 @@ class Connection:
         self.redirects += 1
         log.debug("redirected to %s for table %s", redirect.url, redirect.table)
         self._redirect_to = redirect.url
+        self._arriving = True
         self._repeat = None
         if redirect.request not in (None, "hello"):
             for sent in reversed(self._recent):

@@ -117,6 +117,7 @@ def test_the_terminal_client_follows_a_redirect_and_survives_its_nodes_death(
                 assert connection.redirects == 1 and connection.url == urls[0]
                 assert model.table is not None and model.table.code == ada.code
                 assert not model.flash
+                assert not any("connect" in line for line in model.log), model.log
                 # node 0 dies: the client goes back to its own address, node 1 takes
                 # the table over, and the game goes on to its end
                 nodes[0].kill()
