@@ -173,8 +173,11 @@ class Presence:
         pool = aioredis.BlockingConnectionPool.from_url(
             url, max_connections=16, timeout=max(10.0, lease_ms / 500), **options
         )
+        # a renewal's reply may come late (a busy machine) and still count: the proof runs
+        # from when it was sent, so waiting for it a whole TTL costs nothing in safety
+        beat_options = {**options, "socket_timeout": lease_ms / 1000}
         beat_pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=1, timeout=lease_ms / 1000, **options
+            url, max_connections=1, timeout=lease_ms / 1000, **beat_options
         )
         client = aioredis.Redis(connection_pool=pool)
         beat = aioredis.Redis(connection_pool=beat_pool)

@@ -47,7 +47,7 @@ class Node:
         store: str,
         presence: str,
         node_id: str,
-        lease_ms: int = 1500,
+        lease_ms: int = 3000,
         extra: tuple[str, ...] = (),
     ) -> None:
         self.store, self.presence, self.node_id = store, presence, node_id

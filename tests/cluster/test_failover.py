@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 
 import psycopg
 import redis
@@ -50,14 +51,27 @@ def test_kill_9_the_owner_of_50_live_tables_every_game_finishes_nothing_lost_or_
             owners = redis.Redis.from_url(redis_server.url, decode_responses=True)
             leases = owners.mget([f"spades:lease:{p.code}" for p in players])
             owners.close()
-            assert all(str(lease).startswith("n0 ") for lease in leases), leases
-            nodes[0].kill()
+            # node 0 runs them all, unless this machine was busy enough to stall a node
+            # past its lease and move some already (the same failover, earlier): the
+            # node killed is the one that owns the most live tables now
+            owner_of = {
+                p.code: str(lease).split()
+                for p, lease in zip(players, leases, strict=True)
+                if lease is not None  # None: moving right now
+            }
+            victim = Counter(owner[0] for owner in owner_of.values()).most_common(1)[0][0]
+            at_kill = {
+                code: int(owner[1]) for code, owner in owner_of.items() if owner[0] == victim
+            }
+            assert len(at_kill) >= 10, leases
+            nodes[int(victim[1:])].kill()
             await asyncio.wait_for(asyncio.gather(*runs), 150)
-            # every table moved to a live node under a new generation, and went on there
+            # every table the killed node ran moved to a live node, a higher generation
             fences = _fences(pg_dsn)
-            assert all(fences[p.code] >= 2 for p in players if p.code is not None)
+            assert all(fences[code] > generation for code, generation in at_kill.items())
             assert all(p.seq > before[p.code] for p in players)  # played on after the kill
-            assert all(p.reconnects >= 1 for p in players)  # every one came back by token
+            # everyone at a killed table came back by token
+            assert all(p.reconnects >= 1 for p in players if p.code in at_kill)
             assert check_games(pg_dsn, players) == {
                 "actions_lost": 0,
                 "actions_applied_twice": 0,
@@ -73,7 +87,7 @@ def test_a_node_cut_off_from_redis_stops_committing_and_another_takes_over(
     redis_server: RedisServer, pg_dsn: str
 ) -> None:
     relay = Relay(redis_server.port)
-    cut_off = Node(pg_dsn, relay.url, "cut", lease_ms=1500)
+    cut_off = Node(pg_dsn, relay.url, "cut", lease_ms=2000)
     nodes = [cut_off]
     try:
 
@@ -83,10 +97,12 @@ def test_a_node_cut_off_from_redis_stops_committing_and_another_takes_over(
             run = asyncio.create_task(player.run(create, attempts=400))
             await until(lambda: len(player.acked) >= 3, timeout=60)
             code = player.code
-            assert code is not None and _fences(pg_dsn) == {code: 1}
+            assert code is not None
+            generation = _fences(pg_dsn)[code]
+            closes = len(player.close_codes)
             relay.cut()
             # the node drops the table and closes its players' connections (1012) ...
-            await until(lambda: 1012 in player.close_codes, timeout=30)
+            await until(lambda: 1012 in player.close_codes[closes:], timeout=30)
             stored = _action_count(pg_dsn, code)
             # ... and, though alive and asked again and again, stores nothing more for it
             deadline = time.monotonic() + 3.0
@@ -97,11 +113,11 @@ def test_a_node_cut_off_from_redis_stops_committing_and_another_takes_over(
             assert not player.done.is_set()
             # a node that can reach Redis takes the table over (generation 2); the player
             # finds it there and the game finishes with nothing lost
-            healthy = Node(pg_dsn, redis_server.url, "ok", lease_ms=1500)
+            healthy = Node(pg_dsn, redis_server.url, "ok", lease_ms=2000)
             nodes.append(healthy)
             player.urls.append(healthy.url)
             await asyncio.wait_for(run, 120)
-            assert _fences(pg_dsn)[code] == 2
+            assert _fences(pg_dsn)[code] > generation
             assert _action_count(pg_dsn, code) > stored
             assert check_games(pg_dsn, [player]) == {
                 "actions_lost": 0,
