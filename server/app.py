@@ -91,6 +91,7 @@ from server.errors import StartupError
 from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
+from server.metrics import Metrics, serve_metrics
 from server.store import Store, StoreError, TableRow, token_hash
 from server.tables import Player, Table, server_time
 from server.web import respond as web_respond
@@ -133,6 +134,7 @@ class Hub(Lobby):
         self._new_players: list[tuple[Player, str]] = []  # players stored this turn
         self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
         self._flush_handle: asyncio.Handle | None = None
+        self.metrics = Metrics(self)
 
     # ---- sending --------------------------------------------------------------------
 
@@ -161,16 +163,20 @@ class Hub(Lobby):
         writers, self._writers = self._writers, []
         touched, self._touched = self._touched, set()
         new_players, self._new_players = self._new_players, []
+        started = time.perf_counter()
         try:
             self.store.commit()
         except Exception as error:
+            self.metrics.commit_failed()
             for player, hashed in new_players:  # not stored after all: memory only again
                 player.unstored_token_hash = hashed
                 self.unstored[hashed] = player
             self._commit_failed(error, dirty, writers, touched)
             return
+        self.metrics.committed(time.perf_counter() - started)
         for conn in dirty:
             conn.flush()
+        self.metrics.sent()
 
     def _commit_failed(
         self,
@@ -188,6 +194,7 @@ class Hub(Lobby):
         for code in touched:
             self._restore(code)
         for conn, request, req_id in writers:
+            self.metrics.error("internal_error")
             conn.send(
                 _error(
                     "internal_error",
@@ -368,12 +375,14 @@ class Hub(Lobby):
         if full or not self.limits.connect(conn.address):
             reason = "the server is full" if full else "your address has too many connections"
             log.info("connection from %s refused: %s", _peer(ws), reason)
+            self.metrics.error("server_full")
             with contextlib.suppress(ConnectionClosed):
                 refusal = _error("server_full", f"{reason}; try later", None, None)
                 await ws.send(encode_json(refusal) if conn.json else encode(refusal))
                 await ws.close(1013, "server full")
             return
         self.conns.add(conn)
+        self.metrics.connections_opened.inc()
         log.info("connection %d: opened from %s", conn.id, _peer(ws))
         try:
             await self._read(conn)
@@ -406,6 +415,7 @@ class Hub(Lobby):
             self.handle_data(conn, data)
 
     def handle_data(self, conn: Conn, data: bytes | str) -> None:
+        self.metrics.request_started()
         try:
             if conn.json:
                 message = decode_client_json(data, self.config.max_message_bytes)  # type: ignore[arg-type]
@@ -417,6 +427,7 @@ class Hub(Lobby):
             if not self._rate_ok(conn, error.request, error.request_id):
                 return
             code: m.ErrorCode = "too_large" if error.code == "too_large" else "bad_message"
+            self.metrics.error(code)
             conn.send(_error(code, str(error), error.request, error.request_id))
             return
         if not self._rate_ok(conn, message.type, message.id):
@@ -425,11 +436,13 @@ class Hub(Lobby):
         try:
             self._dispatch(conn, message)
         except RequestError as error:
+            self.metrics.error(error.code)
             conn.send(_error(error.code, error.message, message.type, message.id))
         except StoreError:  # logged where it happened; the flush refuses the whole turn
             pass
         except Exception:
             log.exception("connection %d: %s failed", conn.id, message.type)
+            self.metrics.error("internal_error")
             conn.send(
                 _error(
                     "internal_error", "the server failed on this request", message.type, message.id
@@ -444,9 +457,11 @@ class Hub(Lobby):
             conn.strikes = 0
             return True
         conn.strikes += 1
+        self.metrics.refused("request")
         if conn.strikes > self.config.rate_close_after:
             conn.close_soon(1008, "message rate limit exceeded")
         else:
+            self.metrics.error("rate_limited")
             conn.send(_error("rate_limited", "too many messages; slow down", request, req_id))
         return False
 
@@ -608,6 +623,7 @@ class Hub(Lobby):
                 "chat_too_long", f"chat is limited to {self.config.chat_max_chars} characters"
             )
         if not conn.chat_rate.take():
+            self.metrics.refused("chat")
             raise RequestError("rate_limited", "too much chat; slow down")
         out = encode(m.ChatMessage(table=table.code, seat=index, name=player.name, text=text))
         for _, other in self._audience(table):
@@ -710,6 +726,8 @@ class RunningServer:
         shown = f"[{host}]" if ":" in host else host
         self.url = f"{'wss' if tls else 'ws'}://{shown}:{port}/"
         self._closed = False
+        self.metrics_server: Server | None = None
+        self.metrics_url: str | None = None  # http://127.0.0.1:PORT/metrics when served
 
     async def close(self) -> None:
         """Close every connection (code 1001), stop the bots, flush and close the store."""
@@ -719,6 +737,9 @@ class RunningServer:
         self.hub.closing = True
         self.server.close()
         await self.server.wait_closed()
+        if self.metrics_server is not None:
+            self.metrics_server.close()
+            await self.metrics_server.wait_closed()
         self.hub.close()
         log.info("server closed")
 
@@ -769,7 +790,20 @@ async def start_server(config: ServerConfig) -> RunningServer:
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")
-    return RunningServer(hub, server, config.host, port, tls=tls is not None)
+    running = RunningServer(hub, server, config.host, port, tls=tls is not None)
+    if config.metrics_port is not None:
+        try:
+            running.metrics_server = await serve_metrics(
+                hub.metrics, config.metrics_host, config.metrics_port
+            )
+        except BaseException:
+            await running.close()
+            raise
+        bound = next(iter(running.metrics_server.sockets)).getsockname()
+        shown = f"[{bound[0]}]" if ":" in str(bound[0]) else str(bound[0])
+        running.metrics_url = f"http://{shown}:{bound[1]}/metrics"
+        log.info("metrics on %s", running.metrics_url)
+    return running
 
 
 def _tls_context(config: ServerConfig) -> ssl.SSLContext | None:

@@ -147,6 +147,17 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
+    add(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve GET /metrics (Prometheus) on this port (default: off)",
+    )
+    add(
+        "--metrics-host",
+        default=d.metrics_host,
+        help=f"address of the metrics port (default {d.metrics_host}: this machine only)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -174,6 +185,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_bot_tables_per_address=args.max_bot_tables_per_address,
         bot_decisions_per_address=args.bot_decisions_per_address,
         keyfile=args.keyfile,
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
     )
 
 
@@ -198,6 +211,8 @@ async def _serve(config: ServerConfig) -> None:
     print(f"spades server listening on {running.url}", flush=True)
     address = browser_address(config, running.host, running.port)
     print(f"play in a browser: {address} (nothing to install)", flush=True)
+    if running.metrics_url is not None:
+        print(f"metrics: {running.metrics_url}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

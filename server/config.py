@@ -76,6 +76,9 @@ class ServerConfig:
     - ``bot_decisions_per_address``: bot decisions in flight at once for the tables of
       one address (the address that created the table or brought the bot); the rest
       wait their turn, so one address cannot take the whole bot worker pool.
+    - ``metrics_port``/``metrics_host``: where ``GET /metrics`` (Prometheus text) is
+      served, on a listener of its own (``None``: no metrics page; ``0``: any free port;
+      the host is loopback unless told otherwise).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -121,6 +124,8 @@ class ServerConfig:
     pings_per_second: float = 2.0
     ping_burst: int = 20
     handshake_timeout: float = 5.0
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
     @property
     def database(self) -> str:

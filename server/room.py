@@ -21,6 +21,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,7 @@ from protocol.errors import ConversionError
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.connection import Conn, RequestError
+from server.metrics import Metrics
 from server.store import Store, StoreError
 from server.tables import Level, Player, Seat, Table
 
@@ -56,6 +58,7 @@ class TableRoom:
     config: ServerConfig
     store: Store
     bots: BotRunner
+    metrics: Metrics
     tables: dict[str, Table]
     players: dict[str, Player]
     _touched: set[str]
@@ -287,6 +290,8 @@ class TableRoom:
             raise
         if seat is not None and seq is not None:
             table.seats[seat].seqs[seq] = state.version
+        actor = "dealer" if seat is None else "human" if conn is not None else "bot"
+        self.metrics.action(actor, from_request=conn is not None)
         if conn is not None and seq is not None:
             conn.send(m.Ack(table=table.code, seq=seq, version=state.version, id=req_id))
         if isinstance(action, Deal | Commit):
@@ -439,8 +444,10 @@ class TableRoom:
             if not self._bot_may_act(table, index, game_no, version, forced):
                 return
             view = table.state.view_for(index)
+            started = time.perf_counter()
             try:
                 action = await self.bots.decide(view, level, secrets.randbits(63))
+                self.metrics.bot_decided(level, time.perf_counter() - started)
             except asyncio.CancelledError:
                 raise
             except Exception:
