@@ -91,6 +91,7 @@ from server.errors import StartupError
 from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
+from server.logs import event
 from server.metrics import Metrics, serve_metrics
 from server.store import Store, StoreError, TableRow, token_hash
 from server.tables import Player, Table, server_time
@@ -313,7 +314,12 @@ class Hub(Lobby):
             self._replay(table)
             table.info(None, self.players, 0.0)  # its messages can be built
         except Exception as error:
-            log.error("table %s: stored data is damaged, not loaded: %r", row.code, error)
+            # the error's kind only: its text may name a card of the stored game
+            log.error(
+                "table %s: stored data is damaged, not loaded: %s",
+                row.code,
+                type(error).__name__,
+            )
             return None
         for seat in table.seats:
             if seat.kind == "human" and seat.player_id is not None:
@@ -374,7 +380,12 @@ class Hub(Lobby):
         full = len(self.conns) >= self.config.max_connections or self.closing
         if full or not self.limits.connect(conn.address):
             reason = "the server is full" if full else "your address has too many connections"
-            log.info("connection from %s refused: %s", _peer(ws), reason)
+            log.info(
+                "connection from %s refused: %s",
+                _peer(ws),
+                reason,
+                extra=event("connection.refused", address=_peer(ws), reason=reason),
+            )
             self.metrics.error("server_full")
             with contextlib.suppress(ConnectionClosed):
                 refusal = _error("server_full", f"{reason}; try later", None, None)
@@ -383,7 +394,12 @@ class Hub(Lobby):
             return
         self.conns.add(conn)
         self.metrics.connections_opened.inc()
-        log.info("connection %d: opened from %s", conn.id, _peer(ws))
+        log.info(
+            "connection %d: opened from %s",
+            conn.id,
+            _peer(ws),
+            extra=event("connection.open", conn=conn.id, address=_peer(ws)),
+        )
         try:
             await self._read(conn)
         except ConnectionClosed:
@@ -397,8 +413,17 @@ class Hub(Lobby):
             if conn.close_task is not None:  # our close code, not the default 1000
                 with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
                     await conn.close_task
-            code = ws.close_code
-            log.info("connection %d: closed (%s)", conn.id, code)
+            code, reason = ws.close_code, ws.close_reason or ""
+            player_id = conn.player.id if conn.player is not None else None
+            log.info(
+                "connection %d: closed (%s %s)",
+                conn.id,
+                code,
+                reason,
+                extra=event(
+                    "connection.close", conn=conn.id, code=code, reason=reason, player=player_id
+                ),
+            )
 
     async def _read(self, conn: Conn) -> None:
         ws = conn.ws
@@ -437,6 +462,14 @@ class Hub(Lobby):
             self._dispatch(conn, message)
         except RequestError as error:
             self.metrics.error(error.code)
+            # the code only: a refusal's sentence may name the sender's own card
+            log.debug(
+                "connection %d: %s refused (%s)",
+                conn.id,
+                message.type,
+                error.code,
+                extra=event("request.refused", conn=conn.id, request=message.type, code=error.code),
+            )
             conn.send(_error(error.code, error.message, message.type, message.id))
         except StoreError:  # logged where it happened; the flush refuses the whole turn
             pass
@@ -575,7 +608,13 @@ class Hub(Lobby):
                 entropy_seconds=self.config.entropy_seconds,
             )
         )
-        log.info("connection %d: player %s %s", conn.id, player.id, "resumed" if resumed else "new")
+        log.info(
+            "connection %d: player %s %s",
+            conn.id,
+            player.id,
+            "resumed" if resumed else "new",
+            extra=event("player.hello", conn=conn.id, player=player.id, resumed=resumed),
+        )
         for table in seated:
             index = table.seat_of(player.id)
             assert index is not None
@@ -697,7 +736,11 @@ class Hub(Lobby):
             for table in list(self.tables.values()):
                 gone = table.humans_gone_at
                 if table.status == "playing" and gone is not None and now - gone > limit:
-                    log.info("table %s: abandoned; closed", table.code)
+                    log.info(
+                        "table %s: abandoned; closed",
+                        table.code,
+                        extra=event("table.close", table=table.code, reason="abandoned"),
+                    )
                     table.status = "closed"
                     self._save(table)
                     self._drop_table(table)

@@ -148,6 +148,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
     add(
+        "--log-format",
+        choices=("human", "json"),
+        default="human",
+        help="human lines (default) or one JSON object a line",
+    )
+    add(
         "--metrics-port",
         type=int,
         default=None,
@@ -227,11 +233,9 @@ async def _serve(config: ServerConfig) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or Ctrl-C; returns the exit status."""
-    logging.basicConfig(
-        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    from server.logs import configure_logging
+
+    configure_logging(args.log_format, args.log_level)
     config = config_from_args(args)
     try:
         asyncio.run(_serve(config))

@@ -42,6 +42,7 @@ from protocol.errors import ConversionError
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.connection import Conn, RequestError
+from server.logs import event
 from server.metrics import Metrics
 from server.store import Store, StoreError
 from server.tables import Level, Player, Seat, Table
@@ -240,7 +241,20 @@ class TableRoom:
     def _start_game(self, table: Table) -> None:
         table.status = "playing"
         self._save(table)
-        log.info("table %s: game %d starts", table.code, table.game_no)
+        log.info(
+            "table %s: game %d starts",
+            table.code,
+            table.game_no,
+            extra=event(
+                "table.start",
+                table=table.code,
+                game=table.game_no,
+                seats=[
+                    seat.kind if seat.kind != "bot" else f"bot:{seat.bot_level}"
+                    for seat in table.seats
+                ],
+            ),
+        )
         self._send_update(table)
         self._advance(table)
 
@@ -472,7 +486,21 @@ class TableRoom:
             seat.rematch = seat.kind == "bot"
         self._stop_tasks(table, holds=False)
         self._save(table)
-        log.info("table %s: game %d over (%s)", table.code, table.game_no, reason)
+        log.info(
+            "table %s: game %d over (%s)",
+            table.code,
+            table.game_no,
+            reason,
+            extra=event(
+                "table.end",
+                table=table.code,
+                game=table.game_no,
+                reason=reason,
+                winner=winner,
+                scores=list(state.scores),
+                record=record_id,
+            ),
+        )
         lines = tuple(
             m.ScoreLine(seat=i, name=table.seats[i].name, score=state.scores[i], bags=state.bags[i])
             for i in (0, 1)
