@@ -59,6 +59,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
 import ssl
 import time
@@ -82,6 +83,15 @@ from protocol.codec import (
 )
 from protocol.errors import DecodeError
 from protocol.text import TextError, clean_chat, clean_name
+from server.admin import (
+    REPORT_PREFIX,
+    Moderation,
+    admin_socket_path,
+    is_report,
+    moderation_path,
+    new_report,
+    serve_admin,
+)
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.connection import Conn, RequestError
@@ -136,6 +146,7 @@ class Hub(Lobby):
         self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
         self._flush_handle: asyncio.Handle | None = None
         self.metrics = Metrics(self)
+        self.moderation = Moderation(moderation_path(config))
 
     # ---- sending --------------------------------------------------------------------
 
@@ -378,6 +389,18 @@ class Hub(Lobby):
     async def handler(self, ws: ServerConnection) -> None:
         conn = Conn(ws, self.config, self)
         full = len(self.conns) >= self.config.max_connections or self.closing
+        if self.moderation.address_banned(conn.address):
+            log.info(
+                "connection from %s refused: banned",
+                _peer(ws),
+                extra=event("connection.refused", address=_peer(ws), reason="banned"),
+            )
+            self.metrics.error("banned")
+            with contextlib.suppress(ConnectionClosed):
+                refusal = _error("banned", "this address is banned from this server", None, None)
+                await ws.send(encode_json(refusal) if conn.json else encode(refusal))
+                await ws.close(1008, "banned")
+            return
         if full or not self.limits.connect(conn.address):
             reason = "the server is full" if full else "your address has too many connections"
             log.info(
@@ -564,6 +587,9 @@ class Hub(Lobby):
             name = clean_name(message.name)
         except TextError as error:
             raise RequestError("bad_name", str(error)) from None
+        if self.moderation.name_banned(name):
+            self._refuse_banned(conn, message)
+            return
         if message.token is not None:
             fresh = self.unstored.get(token_hash(message.token))
             row = None if fresh is not None else self.store.player_by_token(message.token)
@@ -574,6 +600,9 @@ class Hub(Lobby):
                     "bad_token", "this token is not known here; say hello without one"
                 )
             else:
+                if self.moderation.name_banned(row.name):
+                    self._refuse_banned(conn, message)
+                    return
                 player = self.players.get(row.id) or Player(row.id, row.name)
                 self.players[row.id] = player
             token, resumed = message.token, True
@@ -620,6 +649,13 @@ class Hub(Lobby):
             assert index is not None
             self._reconnect(table, index, conn)
 
+    def _refuse_banned(self, conn: Conn, message: m.Hello) -> None:
+        self.metrics.error("banned")
+        conn.send(
+            _error("banned", "this name is banned from this server", message.type, message.id)
+        )
+        conn.close_soon(1008, "banned")
+
     def _reconnect(self, table: Table, index: int, conn: Conn) -> None:
         seat = table.seats[index]
         task = table.hold_tasks.pop(index, None)
@@ -664,9 +700,46 @@ class Hub(Lobby):
         if not conn.chat_rate.take():
             self.metrics.refused("chat")
             raise RequestError("rate_limited", "too much chat; slow down")
+        if is_report(text):  # for the host only: the table never sees it
+            self._report(conn, player, table, index, text[len(REPORT_PREFIX) :].strip())
+            return
+        if player.id in self.moderation.muted:
+            raise RequestError("muted", "the host has muted your chat on this server")
+        self.moderation.heard(table.code, player.name, text)
         out = encode(m.ChatMessage(table=table.code, seat=index, name=player.name, text=text))
         for _, other in self._audience(table):
             other.send_bytes(out)
+
+    def _report(
+        self, conn: Conn, player: Player, table: Table, index: int | None, text: str
+    ) -> None:
+        """Log and keep a ``/report`` (with the table's recent chat); tell only the reporter."""
+        other = table.seats[1 - index] if index is not None else None
+        reported = (
+            (other.player_id, other.name)
+            if other is not None and other.kind == "human"
+            else (None, None)
+        )
+        recent = list(self.moderation.recent_chat.get(table.code, ()))
+        report = new_report(table.code, player, reported, text, recent)
+        self.moderation.report(report)
+        log.warning(
+            "table %s: %s (%s) reports %s: %s",
+            table.code,
+            player.name,
+            player.id,
+            reported[1] or "-",
+            text,
+            extra=event("report", **report),
+        )
+        conn.send(
+            m.ChatMessage(
+                table=table.code,
+                seat=None,
+                name="server",
+                text="Your report was sent to the host of this server. Thank you.",
+            )
+        )
 
     def _get_record(self, conn: Conn, player: Player, message: m.GetRecord) -> None:
         text = self.store.record_json(message.record_id)
@@ -771,6 +844,8 @@ class RunningServer:
         self._closed = False
         self.metrics_server: Server | None = None
         self.metrics_url: str | None = None  # http://127.0.0.1:PORT/metrics when served
+        self.admin_server: asyncio.Server | None = None
+        self.admin_path: str | None = None  # the admin socket (see server.admin)
 
     async def close(self) -> None:
         """Close every connection (code 1001), stop the bots, flush and close the store."""
@@ -783,6 +858,11 @@ class RunningServer:
         if self.metrics_server is not None:
             self.metrics_server.close()
             await self.metrics_server.wait_closed()
+        if self.admin_server is not None:
+            self.admin_server.close()
+            await self.admin_server.wait_closed()
+            with contextlib.suppress(OSError):
+                os.unlink(self.admin_path or "")
         self.hub.close()
         log.info("server closed")
 
@@ -846,6 +926,14 @@ async def start_server(config: ServerConfig) -> RunningServer:
         shown = f"[{bound[0]}]" if ":" in str(bound[0]) else str(bound[0])
         running.metrics_url = f"http://{shown}:{bound[1]}/metrics"
         log.info("metrics on %s", running.metrics_url)
+    admin_path = admin_socket_path(config)
+    if admin_path is not None:
+        try:
+            running.admin_server = await serve_admin(hub, admin_path)
+        except BaseException:
+            await running.close()
+            raise
+        running.admin_path = admin_path
     return running
 
 

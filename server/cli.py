@@ -160,6 +160,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="serve GET /metrics (Prometheus) on this port (default: off)",
     )
     add(
+        "--admin-socket",
+        default=None,
+        help="unix socket for 'spades admin' (default: DB.admin beside a file store; '': none)",
+    )
+    add(
         "--metrics-host",
         default=d.metrics_host,
         help=f"address of the metrics port (default {d.metrics_host}: this machine only)",
@@ -193,6 +198,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         keyfile=args.keyfile,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,
+        admin_socket=args.admin_socket,
     )
 
 

@@ -79,6 +79,8 @@ class ServerConfig:
     - ``metrics_port``/``metrics_host``: where ``GET /metrics`` (Prometheus text) is
       served, on a listener of its own (``None``: no metrics page; ``0``: any free port;
       the host is loopback unless told otherwise).
+    - ``admin_socket``: the unix socket ``spades admin`` talks to (``None``: beside a file
+      store, ``DB.admin``, and none for an in-memory store; ``""``: none).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -126,6 +128,7 @@ class ServerConfig:
     handshake_timeout: float = 5.0
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    admin_socket: str | None = None
 
     @property
     def database(self) -> str:
