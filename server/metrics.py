@@ -166,8 +166,10 @@ class Metrics:
         )
         for level in ("easy", "normal", "hard"):
             self.bot_decision.labels(level)  # every level shows, even before its first move
-        for stage in ("commit", "send"):
-            self.action_latency.labels(stage)
+        # the children used on every action, looked up once (labels() takes a lock)
+        self._actors = {actor: self.actions.labels(actor) for actor in ("human", "bot", "dealer")}
+        self._to_commit = self.action_latency.labels("commit")
+        self._to_send = self.action_latency.labels("send")
         self._received = 0.0
         self._pending: list[float] = []  # receive times of this turn's human actions
         self._committed: list[float] = []  # committed, not yet written
@@ -180,7 +182,8 @@ class Metrics:
 
     def action(self, actor: str, from_request: bool = False) -> None:
         """An action entered a game; ``from_request``: a human's, timed to its send."""
-        self.actions.labels(actor).inc()
+        counter = self._actors.get(actor)
+        (counter if counter is not None else self.actions.labels(actor)).inc()
         if from_request:
             self._pending.append(self._received)
 
@@ -188,7 +191,7 @@ class Metrics:
         """The store committed in ``seconds``: this turn's actions are stored."""
         self.store_commit.observe(seconds)
         now = time.perf_counter()
-        stage = self.action_latency.labels("commit")
+        stage = self._to_commit
         for received in self._pending:
             stage.observe(now - received)
         self._committed.extend(self._pending)
@@ -203,7 +206,7 @@ class Metrics:
         if not self._committed:
             return
         now = time.perf_counter()
-        stage = self.action_latency.labels("send")
+        stage = self._to_send
         for received in self._committed:
             stage.observe(now - received)
         self._committed = []
