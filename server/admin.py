@@ -20,12 +20,16 @@ One request a connection: a line of JSON ``{"command": NAME, "args": [...]}``, a
 by a line ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": SENTENCE}``.
 :func:`admin_request` sends one.
 
-Bans, mutes and reports are kept in ``spades.db.moderation.json`` beside the store (mode
-0600, replaced atomically), so they survive a restart; with an in-memory store they last
-as long as the process. A banned address (or network) is refused at connect, a banned
-name at ``hello`` (also when a token resumes a player of that name), both with the error
-code ``banned``; banning also drops the connections it matches. A kick closes the
-connection (code 4003, "removed by the host"): the seat is held as for any dropped one.
+Bans and mutes are kept in ``spades.db.moderation.json`` beside the store (mode 0600,
+replaced atomically), reports in ``spades.db.reports.jsonl`` (a line each, cut back to
+the newest 1000 now and then), so they survive a restart; with an in-memory store they
+last as long as the process. A player may report once every 30 s, and the whole server
+takes at most one report every 2 s (bursts of 20), so reports cannot fill the disk.
+
+A banned address (or network) is refused at connect, a banned name at ``hello`` (also
+when a token resumes a player of that name), both with the error code ``banned``;
+banning also drops the connections it matches. A kick closes the connection (code 4003,
+"removed by the host"): the seat is held as for any dropped one.
 """
 
 from __future__ import annotations
@@ -73,6 +77,9 @@ log = logging.getLogger("server")
 REPORT_PREFIX: Final = "/report"
 RECENT_CHAT_LINES: Final = 10
 _KEPT_REPORTS: Final = 1000
+REPORT_COOLDOWN_SECONDS: Final = 30.0  # one report per player per 30 s
+_REPORTS_PER_SECOND: Final = 0.5  # and the whole server's: the file cannot be flooded
+_REPORT_BURST: Final = 20
 _CHAT_TABLES: Final = 2000  # tables whose recent chat is remembered (for reports)
 KICK_CLOSE_CODE: Final = 4003
 
@@ -118,8 +125,19 @@ class Moderation:
         self.reports: list[dict[str, Any]] = []
         self.recent_chat: OrderedDict[str, deque[str]] = OrderedDict()
         self._networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
-        if path is not None and os.path.exists(path):
-            self._load(path)
+        self._last_report: dict[str, float] = {}  # player id -> when they last reported
+        self._report_budget = (float(_REPORT_BURST), 0.0)  # tokens, when last counted
+        # reports are appended to a file of their own (a line each): a report never
+        # rewrites the bans, and the file is cut back to the newest reports now and then
+        self.reports_path: str | None = None
+        self._report_lines = 0
+        if path is not None:
+            stem = path.removesuffix(".moderation.json")
+            self.reports_path = stem + ".reports.jsonl"
+            if os.path.exists(path):
+                self._load(path)
+            if os.path.exists(self.reports_path):
+                self._load_reports(self.reports_path)
 
     def _load(self, path: str) -> None:
         try:
@@ -127,10 +145,21 @@ class Moderation:
             self.banned_names = {str(name) for name in data.get("banned_names", [])}
             self.banned_networks = {str(net) for net in data.get("banned_networks", [])}
             self.muted = {str(player) for player in data.get("muted", [])}
-            self.reports = [dict(report) for report in data.get("reports", [])]
             self._networks = [_network(net) for net in self.banned_networks]
         except (OSError, ValueError, TypeError, AttributeError, AdminError) as error:
             raise ServerError(f"cannot read the moderation file {path}: {error}") from None
+
+    def _load_reports(self, path: str) -> None:
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            raise ServerError(f"cannot read the reports file {path}: {error}") from None
+        self._report_lines = len(lines)
+        for line in lines[-_KEPT_REPORTS:]:
+            with contextlib.suppress(ValueError):  # a line cut short by a crash
+                report = json.loads(line)
+                if isinstance(report, dict):
+                    self.reports.append(report)
 
     def save(self) -> None:
         """Write the file (atomically, mode 0600); nothing for an in-memory store."""
@@ -140,13 +169,8 @@ class Moderation:
             "banned_names": sorted(self.banned_names),
             "banned_networks": sorted(self.banned_networks),
             "muted": sorted(self.muted),
-            "reports": self.reports[-_KEPT_REPORTS:],
         }
-        temporary = f"{self.path}.tmp"
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            json.dump(data, file, ensure_ascii=False, indent=1)
-        os.replace(temporary, self.path)
+        _replace_file(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
     # ---- checks ---------------------------------------------------------------------
 
@@ -211,10 +235,53 @@ class Moderation:
             self.recent_chat.move_to_end(table)
         lines.append(f"{name}: {text}")
 
+    def may_report(self, player_id: str, now: float) -> bool:
+        """Whether ``player_id`` may report now (and, if so, count it): one report per
+        player per ``REPORT_COOLDOWN_SECONDS``, and a budget for the whole server."""
+        last = self._last_report.get(player_id)
+        if last is not None and now - last < REPORT_COOLDOWN_SECONDS:
+            return False
+        tokens, counted = self._report_budget
+        tokens = min(float(_REPORT_BURST), tokens + (now - counted) * _REPORTS_PER_SECOND)
+        if tokens < 1.0:
+            self._report_budget = (tokens, now)
+            return False
+        self._report_budget = (tokens - 1.0, now)
+        if len(self._last_report) > 10_000:  # forget the cooldowns that are over
+            self._last_report = {
+                key: when
+                for key, when in self._last_report.items()
+                if now - when < REPORT_COOLDOWN_SECONDS
+            }
+        self._last_report[player_id] = now
+        return True
+
     def report(self, report: dict[str, Any]) -> None:
+        """Keep ``report`` (in memory, and a line in the reports file)."""
         self.reports.append(report)
         del self.reports[:-_KEPT_REPORTS]
-        self.save()
+        path = self.reports_path
+        if path is None:
+            return
+        line = json.dumps(report, ensure_ascii=False) + "\n"
+        if self._report_lines >= 2 * _KEPT_REPORTS:  # cut back to the newest
+            body = "".join(json.dumps(kept, ensure_ascii=False) + "\n" for kept in self.reports)
+            _replace_file(path, body)
+            self._report_lines = len(self.reports)
+            return
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(descriptor, "a", encoding="utf-8") as file:
+            file.write(line)
+        self._report_lines += 1
+
+
+def _replace_file(path: str, text: str) -> None:
+    """Write ``path`` whole, mode 0600: a new file renamed over the old one."""
+    temporary = f"{path}.tmp"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
+    os.replace(temporary, path)
 
 
 def is_report(text: str) -> bool:
@@ -459,7 +526,9 @@ async def serve_admin(hub: Hub, path: str) -> asyncio.Server:
     with contextlib.suppress(FileNotFoundError):
         if not stat.S_ISSOCK(os.lstat(path).st_mode):
             raise ServerError(f"admin socket {path}: something else is there")
-        os.unlink(path)
+        if _answers(path):
+            raise ServerError(f"admin socket {path}: another server is using it")
+        os.unlink(path)  # left by a server that did not stop cleanly
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -487,6 +556,17 @@ async def serve_admin(hub: Hub, path: str) -> asyncio.Server:
     os.chmod(path, 0o600)
     log.info("admin socket at %s", path)
     return server
+
+
+def _answers(path: str) -> bool:
+    """Whether a server listens on the unix socket ``path``."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True
 
 
 def admin_request(path: str, command: str, args: list[str], timeout: float = 10.0) -> Any:

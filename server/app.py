@@ -97,7 +97,7 @@ from server.config import ServerConfig
 from server.connection import Conn, RequestError
 from server.connection import error_message as _error
 from server.connection import peer_address as _peer
-from server.errors import StartupError
+from server.errors import ServerError, StartupError
 from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
@@ -701,6 +701,10 @@ class Hub(Lobby):
             self.metrics.refused("chat")
             raise RequestError("rate_limited", "too much chat; slow down")
         if is_report(text):  # for the host only: the table never sees it
+            if not self.moderation.may_report(player.id, self.now):
+                raise RequestError(
+                    "rate_limited", "your last report was only just sent: try again later"
+                )
             self._report(conn, player, table, index, text[len(REPORT_PREFIX) :].strip())
             return
         if player.id in self.moderation.muted:
@@ -930,10 +934,16 @@ async def start_server(config: ServerConfig) -> RunningServer:
     if admin_path is not None:
         try:
             running.admin_server = await serve_admin(hub, admin_path)
+            running.admin_path = admin_path
+        except ServerError as error:
+            if config.admin_socket is not None:  # asked for by name: it must work
+                await running.close()
+                raise
+            # the default place: play goes on without moderation, and the log says why
+            log.warning("no admin socket (spades admin will not reach this server): %s", error)
         except BaseException:
             await running.close()
             raise
-        running.admin_path = admin_path
     return running
 
 

@@ -22,6 +22,7 @@ import pytest
 from protocol import messages as m
 from server import RunningServer, start_server
 from server.admin import AdminError, admin_request
+from server.errors import ServerError
 from server.logs import configure_logging
 from tests.server.helpers import FAST, TEST_CONFIG, Client, run, two_players
 
@@ -314,3 +315,55 @@ def test_the_spades_admin_command_talks_to_a_running_server(db: str) -> None:
         timeout=30,
     )
     assert nobody.returncode == 1 and "cannot reach" in nobody.stderr
+
+
+def test_reports_are_limited_and_kept_across_a_restart(db: str) -> None:
+    async def test() -> None:
+        config = replace(TEST_CONFIG, db_path=db)
+        server = await start_server(config)
+        try:
+            alice, _, code = await two_players(server)
+            await alice.send(m.Chat(code=code, text="/report first"))
+            assert (await alice.expect(m.ChatMessage)).name == "server"
+            await alice.error(m.Chat(code=code, text="/REPORT again at once"), "rate_limited")
+        finally:
+            await server.close()
+        assert stat.S_IMODE(os.stat(db + ".reports.jsonl").st_mode) == 0o600
+        server = await start_server(config)
+        try:
+            reports = await admin(server, "reports")
+            assert [report["text"] for report in reports] == ["first"]
+        finally:
+            await server.close()
+
+    asyncio.run(asyncio.wait_for(test(), 60))
+
+
+def test_a_second_server_on_the_same_store_does_not_take_the_admin_socket(db: str) -> None:
+    async def test(server: RunningServer) -> None:
+        other = await start_server(replace(server.hub.config, db_path=db))
+        try:
+            assert other.admin_path is None  # the first one keeps answering
+            assert await admin(server, "tables") == []
+        finally:
+            await other.close()
+        assert os.path.exists(db + ".admin")
+        with pytest.raises(ServerError, match="another server"):
+            await start_server(replace(server.hub.config, admin_socket=db + ".admin"))
+
+    run(test, db_path=db)
+
+
+def test_a_default_admin_socket_path_that_cannot_be_used_does_not_stop_the_server() -> None:
+    folder = tempfile.mkdtemp(prefix="spo", dir="/tmp")
+    deep = os.path.join(folder, "d" * 100)  # a unix socket path has at most 107 bytes
+    os.makedirs(deep)
+    try:
+
+        async def test(server: RunningServer) -> None:
+            assert server.admin_path is None
+            assert (await Client.hello(server.url, "ann")).welcome is not None
+
+        run(test, db_path=os.path.join(deep, "s.db"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from dataclasses import replace
+from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -163,3 +168,24 @@ def test_the_metrics_port_answers_only_metrics() -> None:
             await other.close()
 
     run(test, metrics_port=0)
+
+
+def test_spades_serve_flags_for_metrics_and_json_logs() -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    command = [sys.executable, "-m", "server", "--port", "0", "--db", ":memory:"]
+    command += ["--metrics-port", "0", "--log-format", "json"]
+    server = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert server.stdout is not None
+        printed = [server.stdout.readline() for _ in range(3)]
+        assert printed[2].startswith("metrics: http://127.0.0.1:"), printed
+        status, _, body = _get(printed[2].split()[-1])
+        assert status == 200 and "spades_connections 0.0" in body
+    finally:
+        server.terminate()
+        _, errors = server.communicate(timeout=30)
+    lines = [json.loads(line) for line in errors.splitlines()]
+    assert lines and all({"time", "level", "event", "message"} <= set(line) for line in lines)
+    assert any(line["message"].startswith("metrics on http://127.0.0.1:") for line in lines)
