@@ -594,6 +594,9 @@ class Hub(Lobby):
             fresh = self.unstored.get(token_hash(message.token))
             row = None if fresh is not None else self.store.player_by_token(message.token)
             if fresh is not None:
+                if self.moderation.name_banned(fresh.name):
+                    self._refuse_banned(conn, message)
+                    return
                 player = fresh
             elif row is None:
                 raise RequestError(

@@ -165,10 +165,17 @@ def test_admin_bans_a_name_and_an_address_and_the_bans_survive_a_restart(db: str
             sneaky = await Client.open(server.url)
             await sneaky.send(m.Hello(protocol_version=1, name="robert", token=bob.token))
             assert (await sneaky.expect(m.ErrorMessage)).code == "banned"
+            # a player who never sat down is forgotten with her dropped connection
+            eve = await Client.hello(server.url, "eve")
+            await admin(server, "ban", "name", "EVE")
+            assert (await eve.expect(m.ErrorMessage)).code == "banned"
+            back = await Client.open(server.url)
+            await back.send(m.Hello(protocol_version=1, name="evelyn", token=eve.token))
+            assert (await back.expect(m.ErrorMessage)).code == "bad_token"
             # alice is untouched
             await alice.request(m.Ping(nonce=1), m.Pong)
             bans = await admin(server, "bans")
-            assert bans == {"names": ["bob", "mallory"], "addresses": []}
+            assert bans == {"names": ["bob", "eve", "mallory"], "addresses": []}
         finally:
             await server.close()
         moderation = Path(db + ".moderation.json")
