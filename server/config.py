@@ -53,6 +53,11 @@ class ServerConfig:
       (each costs a pong); beyond them the connection is dropped.
     - ``handshake_timeout``: seconds a new TCP connection has to finish its websocket
       handshake.
+    - ``trusted_proxies``: addresses of reverse proxies in front of the server; a
+      connection from one of them counts as the address its ``X-Forwarded-For`` names
+      (the nearest address that is not itself a trusted proxy), so per-address limits
+      apply to the players and not to the proxy. Empty: the header is ignored (anyone
+      could forge it).
     - ``certfile``/``keyfile``: a PEM certificate (chain) and its key: the server speaks
       TLS (``wss://``); ``keyfile`` may be left out when ``certfile`` holds both.
     - ``max_connections_per_address``/``max_tables_per_address``/
@@ -129,6 +134,7 @@ class ServerConfig:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     admin_socket: str | None = None
+    trusted_proxies: tuple[str, ...] = ()
 
     @property
     def database(self) -> str:
