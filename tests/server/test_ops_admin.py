@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect as websockets_connect
 
 from protocol import messages as m
+from protocol.codec import MAX_SERVER_MESSAGE_BYTES
 from server import RunningServer, start_server
 from server.admin import AdminError, admin_request
 from server.errors import ServerError
@@ -374,3 +376,27 @@ def test_a_default_admin_socket_path_that_cannot_be_used_does_not_stop_the_serve
         run(test, db_path=os.path.join(deep, "s.db"))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_an_address_ban_behind_a_trusted_proxy_bans_the_forwarded_client(db: str) -> None:
+    async def connect(url: str, forwarded: str) -> Client:
+        ws = await websockets_connect(
+            url,
+            additional_headers={"X-Forwarded-For": forwarded},
+            max_size=MAX_SERVER_MESSAGE_BYTES,
+            compression=None,
+        )
+        return Client(ws)
+
+    async def test(server: RunningServer) -> None:
+        await admin(server, "ban", "address", "203.0.113.0/24")
+        banned = await connect(server.url, "203.0.113.9")
+        assert (await banned.expect(m.ErrorMessage)).code == "banned"
+        assert await closed(banned) == (1008, "banned")
+        welcome = await connect(server.url, "198.51.100.1")
+        await welcome.send(m.Hello(protocol_version=1, name="fine"))
+        assert (await welcome.expect(m.Welcome)).name == "fine"
+        players = await admin(server, "players")
+        assert [p["address"] for p in players] == ["198.51.100.1"]
+
+    run(test, db_path=db, trusted_proxies=("127.0.0.1",))
