@@ -731,6 +731,9 @@ class ClientModel:
         if message.code == "unsupported_version":
             self.connection_failed(f"the server refused our protocol version: {text}", final=True)
             return
+        if message.code == "banned":  # coming back would only be refused again
+            self.connection_failed(f"the host of this server banned you: {text}", final=True)
+            return
         if not self.welcomed_once and message.code not in ("bad_token", "rate_limited"):
             # refused before any welcome: no session will come of this connection
             self.connection_failed(f"the server refused our hello: {text}", final=True)

@@ -1,4 +1,4 @@
-"""Muting the others' chat in the terminal client: keys typed through the real application."""
+"""Moderation in the terminal client: /mute typed through the real application, and a ban."""
 
 from __future__ import annotations
 
@@ -51,3 +51,12 @@ def test_the_chat_window_and_the_help_say_how_to_mute() -> None:
     model.chat_muted = True
     drawn = "".join(text for _, text, *_ in render_overlay(model))
     assert "Chat (others muted)" in drawn
+
+
+def test_a_ban_stops_the_client_from_coming_back() -> None:
+    model = model_at(play_state())
+    assert model.welcomed_once and not model.given_up
+    message = "you are banned from this server"
+    model.handle(m.ErrorMessage(code="banned", message=message, request=None, id=None))
+    assert model.given_up and model.connection == "closed"
+    assert "banned you" in model.connect_error
