@@ -472,6 +472,13 @@ function onError(error) {
     state.notice = error.message;
     return;
   }
+  if (error.code === "banned") {
+    // the host banned this name or address: coming back would only be refused again
+    state.conn.stop();
+    state.screen = "name";
+    state.notice = error.message;
+    return;
+  }
   if (error.request === "join_table" && error.code === "table_full" && state.code) {
     // the link's table has two players already: watch it instead
     state.conn.send({ type: "watch_table", code: state.code });

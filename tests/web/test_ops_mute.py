@@ -1,14 +1,16 @@
-"""/mute in the browser client's chat: the others' lines stop showing until /unmute."""
+"""Moderation in the browser client: /mute in its chat, and a ban that stops the page."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
 
 from protocol import messages as m
+from server.admin import run_command
 from tests.server.helpers import Client
 from tests.web.browser import DESKTOP, Page, ServerThread
 from tests.web.play import create, enter
@@ -82,3 +84,17 @@ def test_slash_mute_hides_the_others_chat_in_the_browser(server: ServerThread, p
     assert not failures, failures
     sent = server.call(lambda: list(server.hub.moderation.recent_chat[code]))
     assert sent == ["other: before", "other: rude line", "web: mine", "other: after"]
+
+
+def test_a_banned_page_stops_and_says_so(server: ServerThread, page: Page) -> None:
+    enter(page, server.base, "web")
+    create(page, bot="easy", private=True)
+    reply = server.call(
+        lambda: run_command(server.hub, {"command": "ban", "args": ["name", "web"]})
+    )
+    assert reply["ok"] and reply["result"]["connections_dropped"] == 1
+    page.wait(lambda: page.visible("#name-input"), "the name form")
+    assert "banned" in page.find("body").text
+    assert "null:banned" in page.js("return globalThis.spadesErrors.join(' ')")
+    time.sleep(1.5)  # longer than the first reconnection pause: nothing comes back
+    assert server.call(lambda: sum(conn.player is not None for conn in server.hub.conns)) == 0
