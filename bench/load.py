@@ -24,7 +24,8 @@ object on its last line: ``ours``/``echo`` latencies in ms, ``actions_per_s`` in
 window, ``errors`` (with ``error_codes``), ``server_cpu_percent`` (of one core) and
 ``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``.
 ``--metrics FILE`` serves the server's ``/metrics`` (``--metrics-port``), saves the page
-in FILE at the end of the run and adds its ``spades_*`` counters to the JSON line.
+in FILE half a second before the window ends (every client still connected) and adds its
+``spades_*`` counters to the JSON line.
 """
 
 from __future__ import annotations
@@ -494,13 +495,16 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
                     )
+                metrics = None
+                if metrics_port:  # just before the window ends: every client still connected
+                    time.sleep(max(0.0, stop_at - 0.5 - time.monotonic()))
+                    metrics = scrape_metrics(metrics_port, args.metrics)
                 time.sleep(max(0.0, stop_at - time.monotonic()))
                 cpu = cpu_seconds(server.pid) - cpu_start
                 rss_end = rss_kib(server.pid)
                 results = pending.get(timeout=args.duration + setup + 300)
             if spy is not None:
                 spy.wait(timeout=60)
-            metrics = scrape_metrics(metrics_port, args.metrics) if metrics_port else None
         finally:
             server.terminate()
             server.wait(timeout=30)
