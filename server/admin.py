@@ -62,13 +62,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ADMIN_COMMANDS",
+    "KICK_CLOSE_CODE",
+    "REPORT_PREFIX",
     "AdminError",
     "Moderation",
     "add_admin_arguments",
     "admin_request",
     "admin_socket_path",
+    "is_report",
     "moderation_path",
+    "new_report",
     "run_admin",
+    "run_command",
     "serve_admin",
 ]
 
@@ -263,16 +268,18 @@ class Moderation:
         path = self.reports_path
         if path is None:
             return
-        line = json.dumps(report, ensure_ascii=False) + "\n"
-        if self._report_lines >= 2 * _KEPT_REPORTS:  # cut back to the newest
-            body = "".join(json.dumps(kept, ensure_ascii=False) + "\n" for kept in self.reports)
-            _replace_file(path, body)
-            self._report_lines = len(self.reports)
-            return
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        with os.fdopen(descriptor, "a", encoding="utf-8") as file:
-            file.write(line)
-        self._report_lines += 1
+        try:
+            if self._report_lines >= 2 * _KEPT_REPORTS:  # cut back to the newest
+                lines = (json.dumps(kept, ensure_ascii=False) + "\n" for kept in self.reports)
+                _replace_file(path, "".join(lines))
+                self._report_lines = len(self.reports)
+                return
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(descriptor, "a", encoding="utf-8") as file:
+                file.write(json.dumps(report, ensure_ascii=False) + "\n")
+            self._report_lines += 1
+        except OSError as error:  # a full disk: the report stays in memory (and the log)
+            log.error("cannot write the reports file %s: %s", path, error)
 
 
 def _replace_file(path: str, text: str) -> None:
@@ -512,6 +519,9 @@ def run_command(hub: Hub, request: Any) -> dict[str, Any]:
         return {"ok": True, "result": command(hub, args)}
     except AdminError as error:
         return {"ok": False, "error": str(error)}
+    except OSError as error:  # the moderation file could not be written (a full disk)
+        log.error("admin %s: %s", request["command"], error)
+        return {"ok": False, "error": f"done in memory, but not saved: {error}"}
 
 
 # ---- the socket -----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from websockets.asyncio.client import connect as websockets_connect
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES
 from server import RunningServer, start_server
-from server.admin import AdminError, admin_request
+from server.admin import AdminError, Moderation, admin_request, is_report
 from server.errors import ServerError
 from server.logs import configure_logging
 from tests.server.helpers import FAST, TEST_CONFIG, Client, run, two_players
@@ -400,3 +400,24 @@ def test_an_address_ban_behind_a_trusted_proxy_bans_the_forwarded_client(db: str
         assert [p["address"] for p in players] == ["198.51.100.1"]
 
     run(test, db_path=db, trusted_proxies=("127.0.0.1",))
+
+
+def test_moderation_matches_networks_and_keeps_the_newest_reports(db: str) -> None:
+    moderation = Moderation(db + ".moderation.json")
+    moderation.ban("address", "2001:db8::/32")
+    moderation.ban("address", "192.0.2.7")
+    assert moderation.address_banned("192.0.2.7")
+    assert moderation.address_banned("::ffff:192.0.2.7")  # an IPv4 peer on a v6 socket
+    assert moderation.address_banned("2001:db8::1")
+    assert not moderation.address_banned("192.0.2.8")
+    assert not moderation.address_banned("?")
+    for number in range(2001):  # past twice the kept count, the file is cut back
+        moderation.report({"text": str(number)})
+    lines = Path(db + ".reports.jsonl").read_text().splitlines()
+    assert len(lines) == 1000 and json.loads(lines[-1]) == {"text": "2000"}
+    again = Moderation(db + ".moderation.json")
+    assert again.address_banned("192.0.2.7")
+    assert [report["text"] for report in again.reports] == [str(n) for n in range(1001, 2001)]
+    assert is_report("/report he cheats") and is_report("/REPORT") and not is_report("/reports")
+    assert moderation.may_report("p1", 100.0) and not moderation.may_report("p1", 129.0)
+    assert moderation.may_report("p1", 130.5)
