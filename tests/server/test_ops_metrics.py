@@ -189,3 +189,21 @@ def test_spades_serve_flags_for_metrics_and_json_logs() -> None:
     lines = [json.loads(line) for line in errors.splitlines()]
     assert lines and all({"time", "level", "event", "message"} <= set(line) for line in lines)
     assert any(line["message"].startswith("metrics on http://127.0.0.1:") for line in lines)
+
+
+def test_chat_refusals_are_counted_apart() -> None:
+    async def test(server: RunningServer) -> None:
+        alice, _, code = await two_players(server)
+        replies = []
+        for number in range(8):  # the chat budget: bursts of 5, one line a second
+            await alice.send(m.Chat(code=code, text=f"line {number}"))
+        await alice.send(m.Ping(nonce=1, id=9999))  # every chat is answered before it
+        while not isinstance(reply := await alice.recv(), m.Pong):
+            replies.append(reply)
+        refused = sum(isinstance(r, m.ErrorMessage) and r.code == "rate_limited" for r in replies)
+        samples = await scrape(server)
+        assert refused >= 2
+        assert value(samples, "spades_rate_limited_total", kind="chat") == refused
+        assert value(samples, "spades_rate_limited_total", kind="request") == 0
+
+    run(test, metrics_port=0)
