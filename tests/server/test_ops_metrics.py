@@ -202,7 +202,7 @@ def test_chat_refusals_are_counted_apart() -> None:
             replies.append(reply)
         refused = sum(isinstance(r, m.ErrorMessage) and r.code == "rate_limited" for r in replies)
         samples = await scrape(server)
-        assert refused >= 2
+        assert refused >= 1
         assert value(samples, "spades_rate_limited_total", kind="chat") == refused
         assert value(samples, "spades_rate_limited_total", kind="request") == 0
 
