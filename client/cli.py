@@ -57,6 +57,13 @@ def _server_cli() -> Any | None:
         return None
 
 
+def _server_module(name: str) -> Any | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spades",
@@ -149,6 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
     if server_cli is not None:
         server_cli.add_serve_arguments(serve)
         server_cli.add_bot_arguments(bot)
+
+    admin = commands.add_parser(
+        "admin", help="moderate a running server: tables, players, close, kick, ban, mute, reports"
+    )
+    admin_cli = _server_module("server.admin")
+    if admin_cli is not None:
+        admin_cli.add_admin_arguments(admin)
 
     demo = commands.add_parser("demo", help="watch two bots play a game in the terminal")
     demo.add_argument("--rules", default="classic", choices=sorted(engine.PRESETS))
@@ -333,6 +347,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner = server_cli.run_serve if command == "serve" else server_cli.run_bot
         result = runner(args)
         return int(result) if isinstance(result, int) else 0
+    if command == "admin":
+        admin_cli = _server_module("server.admin")
+        if admin_cli is None:
+            print("spades: the server package is not available", file=sys.stderr)
+            return 1
+        return int(admin_cli.run_admin(args))
     if command == "demo":
         return run_demo(args.rules, args.level, args.seed)
     parser.print_help()

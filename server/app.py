@@ -59,6 +59,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
 import ssl
 import time
@@ -82,15 +83,26 @@ from protocol.codec import (
 )
 from protocol.errors import DecodeError
 from protocol.text import TextError, clean_chat, clean_name
+from server.admin import (
+    REPORT_PREFIX,
+    Moderation,
+    admin_socket_path,
+    is_report,
+    moderation_path,
+    new_report,
+    serve_admin,
+)
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.connection import Conn, RequestError
 from server.connection import error_message as _error
 from server.connection import peer_address as _peer
-from server.errors import StartupError
+from server.errors import ServerError, StartupError
 from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
+from server.logs import event
+from server.metrics import Metrics, serve_metrics
 from server.storage import Storage, open_store
 from server.store import FencedError, StoreError, TableRow, token_hash
 from server.tables import Player, Table, server_time
@@ -129,6 +141,8 @@ class Hub(Lobby):
         self._new_players: list[tuple[Player, str]] = []  # players stored this turn
         self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
         self._flush_handle: asyncio.Handle | None = None
+        self.metrics = Metrics(self)
+        self.moderation = Moderation(moderation_path(config))
 
     # ---- sending --------------------------------------------------------------------
 
@@ -157,16 +171,20 @@ class Hub(Lobby):
         writers, self._writers = self._writers, []
         touched, self._touched = self._touched, set()
         new_players, self._new_players = self._new_players, []
+        started = time.perf_counter()
         try:
             self.store.commit()
         except Exception as error:
+            self.metrics.commit_failed()
             for player, hashed in new_players:  # not stored after all: memory only again
                 player.unstored_token_hash = hashed
                 self.unstored[hashed] = player
             self._commit_failed(error, dirty, writers, touched)
             return
+        self.metrics.committed(time.perf_counter() - started)
         for conn in dirty:
             conn.flush()
+        self.metrics.sent()
 
     def _commit_failed(
         self,
@@ -198,6 +216,7 @@ class Hub(Lobby):
             "changed: try again"
         )
         for conn, request, req_id in writers:
+            self.metrics.error("internal_error")
             conn.send(_error("internal_error", reason, request, req_id))
 
     def _restore_or_drop(self, code: str) -> None:
@@ -328,7 +347,12 @@ class Hub(Lobby):
             self._replay(table)
             table.info(None, self.players, 0.0)  # its messages can be built
         except Exception as error:
-            log.error("table %s: stored data is damaged, not loaded: %r", row.code, error)
+            # the error's kind only: its text may name a card of the stored game
+            log.error(
+                "table %s: stored data is damaged, not loaded: %s",
+                row.code,
+                type(error).__name__,
+            )
             return None
         for seat in table.seats:
             if seat.kind == "human" and seat.player_id is not None:
@@ -387,16 +411,40 @@ class Hub(Lobby):
     async def handler(self, ws: ServerConnection) -> None:
         conn = Conn(ws, self.config, self)
         full = len(self.conns) >= self.config.max_connections or self.closing
+        if self.moderation.address_banned(conn.address):
+            log.info(
+                "connection from %s refused: banned",
+                _peer(ws),
+                extra=event("connection.refused", address=_peer(ws), reason="banned"),
+            )
+            self.metrics.error("banned")
+            with contextlib.suppress(ConnectionClosed):
+                refusal = _error("banned", "this address is banned from this server", None, None)
+                await ws.send(encode_json(refusal) if conn.json else encode(refusal))
+                await ws.close(1008, "banned")
+            return
         if full or not self.limits.connect(conn.address):
             reason = "the server is full" if full else "your address has too many connections"
-            log.info("connection from %s refused: %s", _peer(ws), reason)
+            log.info(
+                "connection from %s refused: %s",
+                _peer(ws),
+                reason,
+                extra=event("connection.refused", address=_peer(ws), reason=reason),
+            )
+            self.metrics.error("server_full")
             with contextlib.suppress(ConnectionClosed):
                 refusal = _error("server_full", f"{reason}; try later", None, None)
                 await ws.send(encode_json(refusal) if conn.json else encode(refusal))
                 await ws.close(1013, "server full")
             return
         self.conns.add(conn)
-        log.info("connection %d: opened from %s", conn.id, _peer(ws))
+        self.metrics.connections_opened.inc()
+        log.info(
+            "connection %d: opened from %s",
+            conn.id,
+            _peer(ws),
+            extra=event("connection.open", conn=conn.id, address=_peer(ws)),
+        )
         try:
             await self._read(conn)
         except ConnectionClosed:
@@ -410,8 +458,17 @@ class Hub(Lobby):
             if conn.close_task is not None:  # our close code, not the default 1000
                 with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
                     await conn.close_task
-            code = ws.close_code
-            log.info("connection %d: closed (%s)", conn.id, code)
+            code, reason = ws.close_code, ws.close_reason or ""
+            player_id = conn.player.id if conn.player is not None else None
+            log.info(
+                "connection %d: closed (%s %s)",
+                conn.id,
+                code,
+                reason,
+                extra=event(
+                    "connection.close", conn=conn.id, code=code, reason=reason, player=player_id
+                ),
+            )
 
     async def _read(self, conn: Conn) -> None:
         ws = conn.ws
@@ -428,6 +485,7 @@ class Hub(Lobby):
             self.handle_data(conn, data)
 
     def handle_data(self, conn: Conn, data: bytes | str) -> None:
+        self.metrics.request_started()
         try:
             if conn.json:
                 message = decode_client_json(data, self.config.max_message_bytes)  # type: ignore[arg-type]
@@ -439,6 +497,7 @@ class Hub(Lobby):
             if not self._rate_ok(conn, error.request, error.request_id):
                 return
             code: m.ErrorCode = "too_large" if error.code == "too_large" else "bad_message"
+            self.metrics.error(code)
             conn.send(_error(code, str(error), error.request, error.request_id))
             return
         if not self._rate_ok(conn, message.type, message.id):
@@ -447,6 +506,15 @@ class Hub(Lobby):
         try:
             self._dispatch(conn, message)
         except RequestError as error:
+            self.metrics.error(error.code)
+            # the code only: a refusal's sentence may name the sender's own card
+            log.debug(
+                "connection %d: %s refused (%s)",
+                conn.id,
+                message.type,
+                error.code,
+                extra=event("request.refused", conn=conn.id, request=message.type, code=error.code),
+            )
             conn.send(_error(error.code, error.message, message.type, message.id))
         except StoreError as error:
             if self.store.write_attempts == writes:
@@ -466,6 +534,7 @@ class Hub(Lobby):
             # else: logged where it happened; the flush refuses the whole turn
         except Exception:
             log.exception("connection %d: %s failed", conn.id, message.type)
+            self.metrics.error("internal_error")
             conn.send(
                 _error(
                     "internal_error", "the server failed on this request", message.type, message.id
@@ -480,9 +549,11 @@ class Hub(Lobby):
             conn.strikes = 0
             return True
         conn.strikes += 1
+        self.metrics.refused("request")
         if conn.strikes > self.config.rate_close_after:
             conn.close_soon(1008, "message rate limit exceeded")
         else:
+            self.metrics.error("rate_limited")
             conn.send(_error("rate_limited", "too many messages; slow down", request, req_id))
         return False
 
@@ -552,16 +623,25 @@ class Hub(Lobby):
             name = clean_name(message.name)
         except TextError as error:
             raise RequestError("bad_name", str(error)) from None
+        if self.moderation.name_banned(name):
+            self._refuse_banned(conn, message)
+            return
         if message.token is not None:
             fresh = self.unstored.get(token_hash(message.token))
             row = None if fresh is not None else self.store.player_by_token(message.token)
             if fresh is not None:
+                if self.moderation.name_banned(fresh.name):
+                    self._refuse_banned(conn, message)
+                    return
                 player = fresh
             elif row is None:
                 raise RequestError(
                     "bad_token", "this token is not known here; say hello without one"
                 )
             else:
+                if self.moderation.name_banned(row.name):
+                    self._refuse_banned(conn, message)
+                    return
                 player = self.players.get(row.id) or Player(row.id, row.name)
                 self.players[row.id] = player
             token, resumed = message.token, True
@@ -596,11 +676,24 @@ class Hub(Lobby):
                 entropy_seconds=self.config.entropy_seconds,
             )
         )
-        log.info("connection %d: player %s %s", conn.id, player.id, "resumed" if resumed else "new")
+        log.info(
+            "connection %d: player %s %s",
+            conn.id,
+            player.id,
+            "resumed" if resumed else "new",
+            extra=event("player.hello", conn=conn.id, player=player.id, resumed=resumed),
+        )
         for table in seated:
             index = table.seat_of(player.id)
             assert index is not None
             self._reconnect(table, index, conn)
+
+    def _refuse_banned(self, conn: Conn, message: m.Hello) -> None:
+        self.metrics.error("banned")
+        conn.send(
+            _error("banned", "this name is banned from this server", message.type, message.id)
+        )
+        conn.close_soon(1008, "banned")
 
     def _reconnect(self, table: Table, index: int, conn: Conn) -> None:
         seat = table.seats[index]
@@ -644,10 +737,52 @@ class Hub(Lobby):
                 "chat_too_long", f"chat is limited to {self.config.chat_max_chars} characters"
             )
         if not conn.chat_rate.take():
+            self.metrics.refused("chat")
             raise RequestError("rate_limited", "too much chat; slow down")
+        if is_report(text):  # for the host only: the table never sees it
+            if not self.moderation.may_report(player.id, self.now):
+                raise RequestError(
+                    "rate_limited", "your last report was only just sent: try again later"
+                )
+            self._report(conn, player, table, index, text[len(REPORT_PREFIX) :].strip())
+            return
+        if player.id in self.moderation.muted:
+            raise RequestError("muted", "the host has muted your chat on this server")
+        self.moderation.heard(table.code, player.name, text)
         out = encode(m.ChatMessage(table=table.code, seat=index, name=player.name, text=text))
         for _, other in self._audience(table):
             other.send_bytes(out)
+
+    def _report(
+        self, conn: Conn, player: Player, table: Table, index: int | None, text: str
+    ) -> None:
+        """Log and keep a ``/report`` (with the table's recent chat); tell only the reporter."""
+        other = table.seats[1 - index] if index is not None else None
+        reported = (
+            (other.player_id, other.name)
+            if other is not None and other.kind == "human"
+            else (None, None)
+        )
+        recent = list(self.moderation.recent_chat.get(table.code, ()))
+        report = new_report(table.code, player, reported, text, recent)
+        self.moderation.report(report)
+        log.warning(
+            "table %s: %s (%s) reports %s: %s",
+            table.code,
+            player.name,
+            player.id,
+            reported[1] or "-",
+            text,
+            extra=event("report", **report),
+        )
+        conn.send(
+            m.ChatMessage(
+                table=table.code,
+                seat=None,
+                name="server",
+                text="Your report was sent to the host of this server. Thank you.",
+            )
+        )
 
     def _get_record(self, conn: Conn, player: Player, message: m.GetRecord) -> None:
         text = self.store.record_json(message.record_id)
@@ -717,7 +852,11 @@ class Hub(Lobby):
             for table in list(self.tables.values()):
                 gone = table.humans_gone_at
                 if table.status == "playing" and gone is not None and now - gone > limit:
-                    log.info("table %s: abandoned; closed", table.code)
+                    log.info(
+                        "table %s: abandoned; closed",
+                        table.code,
+                        extra=event("table.close", table=table.code, reason="abandoned"),
+                    )
                     table.status = "closed"
                     self._save(table)
                     self._drop_table(table)
@@ -754,6 +893,10 @@ class RunningServer:
         shown = f"[{host}]" if ":" in host else host
         self.url = f"{'wss' if tls else 'ws'}://{shown}:{port}/"
         self._closed = False
+        self.metrics_server: Server | None = None
+        self.metrics_url: str | None = None  # http://127.0.0.1:PORT/metrics when served
+        self.admin_server: asyncio.Server | None = None
+        self.admin_path: str | None = None  # the admin socket (see server.admin)
 
     async def close(self) -> None:
         """Close every connection (code 1001), stop the bots, flush and close the store."""
@@ -763,6 +906,14 @@ class RunningServer:
         self.hub.closing = True
         self.server.close()
         await self.server.wait_closed()
+        if self.metrics_server is not None:
+            self.metrics_server.close()
+            await self.metrics_server.wait_closed()
+        if self.admin_server is not None:
+            self.admin_server.close()
+            await self.admin_server.wait_closed()
+            with contextlib.suppress(OSError):
+                os.unlink(self.admin_path or "")
         self.hub.close()
         await self.hub.closed()
         log.info("server closed")
@@ -818,7 +969,34 @@ async def start_server(config: ServerConfig) -> RunningServer:
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")
-    return RunningServer(hub, server, config.host, port, tls=tls is not None)
+    running = RunningServer(hub, server, config.host, port, tls=tls is not None)
+    if config.metrics_port is not None:
+        try:
+            running.metrics_server = await serve_metrics(
+                hub.metrics, config.metrics_host, config.metrics_port
+            )
+        except BaseException:
+            await running.close()
+            raise
+        bound = next(iter(running.metrics_server.sockets)).getsockname()
+        shown = f"[{bound[0]}]" if ":" in str(bound[0]) else str(bound[0])
+        running.metrics_url = f"http://{shown}:{bound[1]}/metrics"
+        log.info("metrics on %s", running.metrics_url)
+    admin_path = admin_socket_path(config)
+    if admin_path is not None:
+        try:
+            running.admin_server = await serve_admin(hub, admin_path)
+            running.admin_path = admin_path
+        except ServerError as error:
+            if config.admin_socket is not None:  # asked for by name: it must work
+                await running.close()
+                raise
+            # the default place: play goes on without moderation, and the log says why
+            log.warning("no admin socket (spades admin will not reach this server): %s", error)
+        except BaseException:
+            await running.close()
+            raise
+    return running
 
 
 def _cluster_hub(config: ServerConfig) -> Hub:

@@ -180,6 +180,28 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
+    add(
+        "--log-format",
+        choices=("human", "json"),
+        default="human",
+        help="human lines (default) or one JSON object a line",
+    )
+    add(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve GET /metrics (Prometheus) on this port (default: off)",
+    )
+    add(
+        "--admin-socket",
+        default=None,
+        help="unix socket for 'spades admin' (default: DB.admin beside a file store; '': none)",
+    )
+    add(
+        "--metrics-host",
+        default=d.metrics_host,
+        help=f"address of the metrics port (default {d.metrics_host}: this machine only)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -220,6 +242,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         public_url=args.public_url,
         node_id=args.node_id,
         lease_ms=args.lease_ms,
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
+        admin_socket=args.admin_socket,
         trusted_proxies=tuple(args.trusted_proxy),
     )
 
@@ -245,6 +270,8 @@ async def _serve(config: ServerConfig) -> None:
     print(f"spades server listening on {running.url}", flush=True)
     address = browser_address(config, running.host, running.port)
     print(f"play in a browser: {address} (nothing to install)", flush=True)
+    if running.metrics_url is not None:
+        print(f"metrics: {running.metrics_url}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -259,11 +286,9 @@ async def _serve(config: ServerConfig) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or Ctrl-C; returns the exit status."""
-    logging.basicConfig(
-        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    from server.logs import configure_logging
+
+    configure_logging(args.log_format, args.log_level)
     config = config_from_args(args)
     try:
         asyncio.run(_serve(config))

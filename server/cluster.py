@@ -140,6 +140,7 @@ class ClusterHub(Hub):
             player.unstored_token_hash = hashed
             self.unstored[hashed] = player
         error = FencedError(unproven, f"lease no longer held for {', '.join(unproven)}")
+        self.metrics.commit_failed()
         self._commit_failed(error, dirty, writers, touched)
 
     def _commit_failed(

@@ -89,6 +89,11 @@ class ServerConfig:
     - ``bot_decisions_per_address``: bot decisions in flight at once for the tables of
       one address (the address that created the table or brought the bot); the rest
       wait their turn, so one address cannot take the whole bot worker pool.
+    - ``metrics_port``/``metrics_host``: where ``GET /metrics`` (Prometheus text) is
+      served, on a listener of its own (``None``: no metrics page; ``0``: any free port;
+      the host is loopback unless told otherwise).
+    - ``admin_socket``: the unix socket ``spades admin`` talks to (``None``: beside a file
+      store, ``DB.admin``, and none for an in-memory store; ``""``: none).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -139,6 +144,9 @@ class ServerConfig:
     public_url: str = ""
     node_id: str = ""
     lease_ms: int = 5000
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    admin_socket: str | None = None
     trusted_proxies: tuple[str, ...] = ()
 
     @property

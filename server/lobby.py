@@ -17,6 +17,7 @@ from engine import EngineError, RuleSet
 from protocol import messages as m
 from server.connection import Conn, RequestError
 from server.limits import AddressLimits, LimitError
+from server.logs import event
 from server.room import TableRoom
 from server.rulebounds import check_score_range
 from server.tables import CODE_ALPHABET, Player, Seat, Table
@@ -133,6 +134,7 @@ class Lobby(TableRoom):
             table.code,
             table.preset or "custom rules",
             "private" if table.private else "open",
+            extra=event("table.create", table=table.code, preset=table.preset, conn=conn.id),
         )
         conn.send(created)
         if not table.empty_seats():
@@ -238,4 +240,4 @@ class Lobby(TableRoom):
             spectator.send(m.Left(table=table.code))
         table.spectators.clear()
         del self.tables[table.code]
-        log.info("table %s: closed", table.code)
+        log.info("table %s: closed", table.code, extra=event("table.close", table=table.code))
