@@ -147,6 +147,26 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
+    add(
+        "--keep-finished-days",
+        type=float,
+        default=d.keep_finished_days,
+        help="days finished games (records, actions, analyses) and closed tables are kept "
+        f"(default {d.keep_finished_days:g}; 0: for ever)",
+    )
+    add(
+        "--reclaim-days",
+        type=float,
+        default=d.reclaim_days,
+        help="days before never-started tables and players at no open table are deleted "
+        f"(default {d.reclaim_days:g}; 0: never)",
+    )
+    add(
+        "--keep-analyses-days",
+        type=float,
+        default=d.keep_analyses_days,
+        help=f"days cached analyses are kept (default {d.keep_analyses_days:g}; 0: for ever)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -174,6 +194,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_bot_tables_per_address=args.max_bot_tables_per_address,
         bot_decisions_per_address=args.bot_decisions_per_address,
         keyfile=args.keyfile,
+        keep_finished_days=args.keep_finished_days,
+        reclaim_days=args.reclaim_days,
+        keep_analyses_days=args.keep_analyses_days,
     )
 
 

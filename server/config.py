@@ -76,6 +76,10 @@ class ServerConfig:
     - ``bot_decisions_per_address``: bot decisions in flight at once for the tables of
       one address (the address that created the table or brought the bot); the rest
       wait their turn, so one address cannot take the whole bot worker pool.
+    - ``keep_finished_days``/``reclaim_days``/``keep_analyses_days``: how long finished
+      games, never-started tables and idle players, and cached analyses are kept (``0``:
+      for ever); reclaimed at start and every ``retention_interval_seconds`` (see
+      :mod:`server.retention`).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -121,6 +125,11 @@ class ServerConfig:
     pings_per_second: float = 2.0
     ping_burst: int = 20
     handshake_timeout: float = 5.0
+    # retention (server/retention.py): days each kind is kept, 0 for ever
+    keep_finished_days: float = 365.0
+    reclaim_days: float = 7.0
+    keep_analyses_days: float = 30.0
+    retention_interval_seconds: float = 3600.0
 
     @property
     def database(self) -> str:
