@@ -151,14 +151,15 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--keep-finished-days",
         type=float,
         default=d.keep_finished_days,
-        help="days finished games (records, actions, analyses) and closed tables are kept "
+        help="days finished games (records, their actions and analyses) are kept "
         f"(default {d.keep_finished_days:g}; 0: for ever)",
     )
     add(
         "--reclaim-days",
         type=float,
         default=d.reclaim_days,
-        help="days before never-started tables and players at no open table are deleted "
+        help="days before closed or never-started tables and players at no open table "
+        "are deleted "
         f"(default {d.reclaim_days:g}; 0: never)",
     )
     add(

@@ -77,7 +77,7 @@ class ServerConfig:
       one address (the address that created the table or brought the bot); the rest
       wait their turn, so one address cannot take the whole bot worker pool.
     - ``keep_finished_days``/``reclaim_days``/``keep_analyses_days``: how long finished
-      games, never-started tables and idle players, and cached analyses are kept (``0``:
+      games, closed or never-started tables and idle players, and cached analyses are kept (``0``:
       for ever); reclaimed at start and every ``retention_interval_seconds`` (see
       :mod:`server.retention`).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a

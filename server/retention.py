@@ -3,14 +3,15 @@
 The policy (each a ``spades serve`` flag; ``0`` keeps that kind for ever):
 
 - ``keep_finished_days`` (365): a finished game's record, the actions it was rebuilt
-  from, and its analyses go this long after the game ended; a closed table's row and
-  actions go this long after it closed. A record that a live table still shows (its
-  last game) stays, whatever its age.
-- ``reclaim_days`` (7): a table that never started a game and has not changed for this
-  long (waiting, or closed before a first game) is deleted; so is a player stored this
-  long ago who sits at no live table (a player row is a name and a token's hash: without
-  a table there is nothing to come back to; coming back, they get a new session). A
-  table the server holds in memory and a connected player are never touched.
+  from, and its analyses go this long after the game ended. A record that a live table
+  still shows (its last game) stays, whatever its age.
+- ``reclaim_days`` (7): a closed table (everyone left, or abandoned) and a table still
+  waiting for its first game go once unchanged for this long, with their actions (a
+  finished game lives on in its record; an abandoned unfinished one had none); so does a
+  player stored this long ago who sits at no live table (a player row is a name and a
+  token's hash: without a table there is nothing to come back to; coming back, their
+  client starts a new session). A table the server holds in memory and a connected
+  player are never touched.
 - ``keep_analyses_days`` (30): cached analyses of games older than this go (they are
   worked out again on request), as do analyses whose record is gone.
 
@@ -107,7 +108,7 @@ def reclaim_step(
     batch = policy.batch
     store.prepare_retention()
     counts = Reclaimed(
-        closed_tables=store.reclaim_closed_tables(finished, unstarted, batch),
+        closed_tables=store.reclaim_closed_tables(unstarted, batch),
         waiting_tables=store.reclaim_waiting_tables(unstarted, sorted(live_tables), batch),
         finished_games=store.reclaim_finished_games(finished, batch),
         analyses=store.reclaim_analyses(policy.cutoff(policy.keep_analyses_days, now), batch),

@@ -390,14 +390,12 @@ class Store:
             marks = ", ".join("?" * len(chunk))
             self._write(f"DELETE FROM {table} WHERE rowid IN ({marks})", tuple(chunk))
 
-    def reclaim_closed_tables(self, before: float, unstarted_before: float, limit: int) -> int:
-        """Delete closed tables (and their actions) last changed before ``before``, or
-        before ``unstarted_before`` when no game was ever played at them."""
+    def reclaim_closed_tables(self, before: float, limit: int) -> int:
+        """Delete closed tables (and their actions) last changed before ``before``: nothing
+        reads them again (their finished games live on in their records)."""
         rows = self._db.execute(
-            "SELECT t.rowid, t.code FROM tables t WHERE t.status = 'closed' AND (t.updated < ? "
-            "OR (t.updated < ? AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.code = t.code)))"
-            " LIMIT ?",
-            (before, unstarted_before, limit),
+            "SELECT rowid, code FROM tables WHERE status = 'closed' AND updated < ? LIMIT ?",
+            (before, limit),
         ).fetchall()
         for _, code in rows:
             self._write("DELETE FROM actions WHERE code = ?", (code,))

@@ -5,6 +5,7 @@ The clock is injected (``now`` in Unix seconds), nothing sleeps."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 import time
@@ -86,11 +87,14 @@ def test_analyses_cache_expires_but_its_records_stay() -> None:
     assert reclaim_step(store, POLICY, time.time()).analyses == 1
 
 
-def test_tables_never_started_and_players_at_no_live_table_go_after_reclaim_days() -> None:
+def test_closed_and_unstarted_tables_and_players_at_no_live_table_go_after_reclaim_days() -> None:
     store = a_store_a_host_has()
     reclaimed = reclaim_step(store, POLICY, time.time() + 8 * DAY, live_players=["connected"])
-    assert (reclaimed.waiting_tables, reclaimed.closed_tables) == (1, 1)
-    assert codes(store) == {"LIVE2345", "PLAYED23"}  # the closed game waits its 30 days
+    assert (reclaimed.waiting_tables, reclaimed.closed_tables) == (1, 2)
+    assert codes(store) == {"LIVE2345"}
+    assert count(store, "actions WHERE code = 'PLAYED23'") == 0
+    assert reclaimed.finished_games == 0  # its finished game waits its 30 days, as a record
+    assert json.loads(store.record_json("r-played") or "null") == {"game": 1}
     # "watcher" sat only at the waiting table that went; "seated" has a live table
     assert {row[0] for row in store._db.execute("SELECT id FROM players")} == {
         "seated",
@@ -117,6 +121,13 @@ def test_finished_games_past_the_limit_go_but_a_record_a_live_table_shows_stays(
     assert codes(store) == {"LIVE2345"}
     assert count(store, "actions WHERE code = 'PLAYED23'") == 0
     assert count(store, "analyses") == 0
+
+
+def test_a_finished_game_one_day_inside_the_limit_stays() -> None:
+    store = a_store_a_host_has()
+    reclaimed = reclaim_step(store, POLICY, time.time() + 29 * DAY)
+    assert reclaimed.finished_games == 0
+    assert store.record_json("r-old") is not None and store.load_actions("LIVE2345", 1)
 
 
 def test_zero_keeps_every_kind_for_ever() -> None:
