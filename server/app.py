@@ -690,6 +690,8 @@ class Hub(Lobby):
 
     # ---- retention (server/retention.py) ---------------------------------------------
 
+    wall_clock: Callable[[], float] = time.time  # the retention's clock (tests move it)
+
     def retention_policy(self) -> RetentionPolicy:
         config = self.config
         return RetentionPolicy(
@@ -699,8 +701,8 @@ class Hub(Lobby):
         )
 
     async def reclaim(self, now: float | None = None) -> Reclaimed:
-        """Delete what the retention policy lets go at ``now`` (Unix seconds; default the
-        wall clock), one batch of each kind a turn of the loop, each batch committed by a
+        """Delete what the retention policy lets go at ``now`` (Unix seconds; default
+        :attr:`wall_clock`), one batch of each kind a turn of the loop, each batch committed by a
         flush; the tables in memory and connected players are kept."""
         policy = self.retention_policy()
         total = Reclaimed(more=True)
@@ -710,7 +712,7 @@ class Hub(Lobby):
                 step = reclaim_step(
                     self.store,
                     policy,
-                    time.time() if now is None else now,
+                    self.wall_clock() if now is None else now,
                     live_tables=list(self.tables),
                     live_players=live_players,
                 )

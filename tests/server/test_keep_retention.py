@@ -17,7 +17,7 @@ from protocol import messages as m
 from server import start_server
 from server.retention import RetentionPolicy, reclaim_all, reclaim_step
 from server.store import Store
-from tests.server.helpers import TEST_CONFIG, Client, choose, drive, two_players
+from tests.server.helpers import TEST_CONFIG, Client, choose, drive, run, two_players
 
 DAY = 86400.0
 POLICY = RetentionPolicy(keep_finished_days=30, reclaim_days=7, keep_analyses_days=3)
@@ -242,3 +242,19 @@ def test_the_serve_flags_set_the_retention_policy() -> None:
         0.0,
         2.0,
     )
+
+
+def test_the_server_reclaims_every_interval_by_its_own_clock() -> None:
+    async def test(server: Any) -> None:
+        hub = server.hub
+        hub.store.save_record("r-old", "GONE2345", 1, {"game": 1})
+        hub.flush()
+        assert hub.store.record_json("r-old") is not None
+        hub.wall_clock = lambda: time.time() + 400 * DAY  # a year on, as the task sees it
+        for _ in range(1000):  # the periodic task runs every 10 ms here
+            if hub.store.record_json("r-old") is None:
+                break
+            await asyncio.sleep(0.01)
+        assert hub.store.record_json("r-old") is None
+
+    run(test, keep_finished_days=30, retention_interval_seconds=0.01)
