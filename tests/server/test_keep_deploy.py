@@ -138,7 +138,7 @@ def test_the_systemd_unit_runs_spades_serve_as_its_own_user_hardened() -> None:
     argv = shlex.split(section["ExecStart"])
     assert argv[0].startswith("/") and argv[0].endswith("/bin/spades") and argv[1] == "serve"
     args = build_parser().parse_args(argv[1:])  # every flag exists
-    assert args.host == "127.0.0.1"  # behind the proxy
+    assert args.host == "127.0.0.1" and args.trusted_proxy == ["127.0.0.1"]  # behind a proxy
     assert Path(args.db).parent == Path("/var/lib") / section["StateDirectory"]
     assert section["User"] not in ("root", "0") and section["Group"]
     assert section["KillSignal"] == "SIGTERM"
