@@ -236,3 +236,29 @@ def test_restore_puts_a_copy_back_but_not_under_a_running_server(tmp_path: Path)
     bad = spades("restore", str(damaged), "--db", store_path)
     assert bad.returncode == 1 and bad.stderr.startswith("spades restore: ")
     assert Store(store_path).player_by_token("old token") is not None
+
+
+def test_restore_is_refused_while_a_server_process_runs_on_the_store(tmp_path: Path) -> None:
+    from tests.server.test_keep_deploy import ServeProcess
+
+    store, copy = tmp_path / "spades.db", tmp_path / "copy.db"
+
+    async def test() -> None:
+        server = await ServeProcess(store).start()
+        try:
+            alice = await Client.hello(server.url, "alice")
+            await alice.request(m.CreateTable(), m.Snapshot)  # alice is stored now
+            made = await asyncio.to_thread(spades, "backup", str(copy), "--db", str(store))
+            assert made.returncode == 0, made.stderr
+            refused = await asyncio.to_thread(spades, "restore", str(copy), "--db", str(store))
+            assert refused.returncode == 1
+            assert refused.stderr.startswith(f"spades restore: the store {store} is in use")
+            assert "stop the server first" in refused.stderr
+            again = await Client.hello(server.url, "alice", token=alice.token)  # untouched
+            assert again.welcome is not None and again.welcome.resumed
+            await alice.close()
+            await again.close()
+        finally:
+            server.stop()
+
+    asyncio.run(asyncio.wait_for(test(), 60))
