@@ -135,6 +135,11 @@ def check_copy(path: str) -> tuple[int, int]:
 
 def _target_file(target: str, now: float) -> Path:
     path = Path(target)
+    if target.endswith(("/", os.sep)) and not path.exists():
+        try:  # a directory named as one: made (0700) for the first copy
+            path.mkdir(mode=0o700, parents=True)
+        except OSError as error:
+            raise BackupError(f"cannot write {target}: {_reason(error)}") from None
     if path.is_dir():
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
         return path / f"spades-{stamp}.db"
@@ -160,8 +165,9 @@ def backup_store(
 ) -> BackupResult:
     """Copy the (live) store file ``store`` to ``target``, consistently, and check the copy.
 
-    ``target`` is a file path, or an existing directory (the copy is then named
-    ``spades-YYYYMMDD-HHMMSS.db`` in it, UTC). The copy goes ``pages_per_step`` pages at a
+    ``target`` is a file path, or a directory (existing, or named with a trailing ``/``:
+    then made, 0700); in a directory the copy is named ``spades-YYYYMMDD-HHMMSS.db``
+    (UTC). The copy goes ``pages_per_step`` pages at a
     time with ``pause`` seconds between steps (so a big store does not take all of the
     disk's attention); ``progress(copied, total)`` is told after each step. An existing
     file at the target is replaced only once the new copy is whole and checked.
@@ -274,7 +280,9 @@ def restore_store(backup: str, store: str) -> tuple[int, int]:
 def add_backup_arguments(parser: argparse.ArgumentParser) -> None:
     """``spades backup PATH [--db STORE]``."""
     parser.add_argument(
-        "path", help="the copy to write: a file, or a directory for a dated spades-*.db in it"
+        "path",
+        help="the copy to write: a file, or a directory (end it with / to have it made) "
+        "for a dated spades-YYYYMMDD-HHMMSS.db in it",
     )
     parser.add_argument(
         "--db", default=None, help=f"the server's store (default {default_db_path()})"

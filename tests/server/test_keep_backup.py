@@ -208,6 +208,9 @@ def test_a_backup_into_a_directory_gets_a_dated_name_and_checks_out(tmp_path: Pa
     assert (result.tables, result.records) == (0, 1) == check_copy(result.path)
     assert not Path(result.path + "-wal").exists()  # one self-contained file
     assert Store(result.path).player_by_token("token") is not None
+    made_dir = backup_store(str(tmp_path / "spades.db"), f"{tmp_path}/new/backups/")
+    assert Path(made_dir.path).parent == tmp_path / "new" / "backups"
+    assert os.stat(tmp_path / "new" / "backups").st_mode & 0o777 == 0o700
 
 
 def test_restore_puts_a_copy_back_but_not_under_a_running_server(tmp_path: Path) -> None:
