@@ -107,8 +107,21 @@ def test_a_backup_taken_under_load_replays_and_a_server_resumes_from_it(tmp_path
             open_tables = copy.execute(
                 "SELECT code, data, game_no FROM tables WHERE status = 'playing'"
             ).fetchall()
+            # one moment of the store: each game's actions in the copy begin the live ones
+            games = copy.execute("SELECT DISTINCT code, game_no FROM actions").fetchall()
+            for code, game_no in games:
+                copied = copy.execute(
+                    "SELECT idx, seat, action, seq FROM actions WHERE code = ? AND game_no = ?"
+                    " ORDER BY idx",
+                    (code, game_no),
+                ).fetchall()
+                live = server.hub.store.load_actions(code, game_no)
+                assert [tuple(row) for row in copied] == [
+                    (a.index, a.seat, a.action, a.seq) for a in live[: len(copied)]
+                ]
+                assert [row[0] for row in copied] == list(range(1, len(copied) + 1))
             copy.close()
-            assert open_tables
+            assert open_tables and len(games) >= 4
         finally:
             for client in clients:
                 await client.close()
