@@ -704,6 +704,9 @@ class Hub(Lobby):
         """Delete what the retention policy lets go at ``now`` (Unix seconds; default
         :attr:`wall_clock`), one batch of each kind a turn of the loop, each batch committed by a
         flush; the tables in memory and connected players are kept."""
+        if not hasattr(self.store, "prepare_retention"):  # a store without retention
+            log.info("retention: not available with this store; nothing is reclaimed")
+            return Reclaimed()
         policy = self.retention_policy()
         total = Reclaimed(more=True)
         while total.more:
