@@ -61,6 +61,7 @@ import json
 import logging
 import os
 import secrets
+import sqlite3
 import ssl
 import time
 from collections.abc import Awaitable, Callable
@@ -103,8 +104,9 @@ from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
 from server.logs import event
 from server.metrics import Metrics, serve_metrics
+from server.retention import Reclaimed, RetentionPolicy, reclaim_step
 from server.storage import Storage, open_store
-from server.store import FencedError, StoreError, TableRow, token_hash
+from server.store import FencedError, Store, StoreError, TableRow, token_hash
 from server.tables import Player, Table, server_time
 from server.web import respond as web_respond
 from server.web import select_subprotocol
@@ -869,6 +871,62 @@ class Hub(Lobby):
     async def closed(self) -> None:
         """After :meth:`close`: nothing for a server on its own."""
 
+    # ---- retention (server/retention.py) ---------------------------------------------
+
+    wall_clock: Callable[[], float] = time.time  # the retention's clock (tests move it)
+
+    def retention_policy(self) -> RetentionPolicy:
+        config = self.config
+        return RetentionPolicy(
+            keep_finished_days=config.keep_finished_days,
+            reclaim_days=config.reclaim_days,
+            keep_analyses_days=config.keep_analyses_days,
+        )
+
+    async def reclaim(self, now: float | None = None) -> Reclaimed:
+        """Delete what the retention policy lets go at ``now`` (Unix seconds; default
+        :attr:`wall_clock`), one batch of each kind a turn of the loop, each batch committed by a
+        flush; the tables in memory and connected players are kept."""
+        if not isinstance(self.store, Store):  # retention is the SQLite store's
+            log.info("retention: not available with this store; nothing is reclaimed")
+            return Reclaimed()
+        policy = self.retention_policy()
+        total = Reclaimed(more=True)
+        while total.more:
+            live_players = [p.id for p in self.players.values() if p.conn is not None]
+            try:
+                step = reclaim_step(
+                    self.store,
+                    policy,
+                    self.wall_clock() if now is None else now,
+                    live_tables=list(self.tables),
+                    live_players=live_players,
+                )
+            except (StoreError, sqlite3.Error) as error:  # a full disk: try again next time
+                log.error("retention: cannot reclaim now: %s", error)
+                self.flush()
+                break
+            self.flush()
+            total = total + step
+            await asyncio.sleep(0)
+        if total.total:
+            log.info(
+                "retention: reclaimed %d finished games, %d closed and %d waiting tables, "
+                "%d analyses, %d players",
+                total.finished_games,
+                total.closed_tables,
+                total.waiting_tables,
+                total.analyses,
+                total.players,
+            )
+        return total
+
+    async def keep_tidy(self) -> None:
+        """Forever: :meth:`reclaim` every ``retention_interval_seconds``."""
+        while True:
+            await asyncio.sleep(self.config.retention_interval_seconds)
+            await self.reclaim()
+
     # ---- shutdown -------------------------------------------------------------------
 
     def close(self) -> None:
@@ -942,6 +1000,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
     else:
         hub = Hub(config)
     try:
+        await hub.reclaim()  # before loading: what went is not loaded
         await hub.prepare()
         hub.load()
         server = await serve(
@@ -966,6 +1025,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
         raise
     hub.spawn(watch_stalled(lambda: server.handlers.keys(), config))
     hub.spawn(hub.reap_abandoned())
+    hub.spawn(hub.keep_tidy())
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")

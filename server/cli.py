@@ -202,6 +202,27 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.metrics_host,
         help=f"address of the metrics port (default {d.metrics_host}: this machine only)",
     )
+    add(
+        "--keep-finished-days",
+        type=float,
+        default=d.keep_finished_days,
+        help="days finished games (records, their actions and analyses) are kept "
+        f"(default {d.keep_finished_days:g}; 0: for ever)",
+    )
+    add(
+        "--reclaim-days",
+        type=float,
+        default=d.reclaim_days,
+        help="days before closed or never-started tables and players at no open table "
+        "are deleted "
+        f"(default {d.reclaim_days:g}; 0: never)",
+    )
+    add(
+        "--keep-analyses-days",
+        type=float,
+        default=d.keep_analyses_days,
+        help=f"days cached analyses are kept (default {d.keep_analyses_days:g}; 0: for ever)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -246,6 +267,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         metrics_host=args.metrics_host,
         admin_socket=args.admin_socket,
         trusted_proxies=tuple(args.trusted_proxy),
+        keep_finished_days=args.keep_finished_days,
+        reclaim_days=args.reclaim_days,
+        keep_analyses_days=args.keep_analyses_days,
     )
 
 

@@ -71,9 +71,11 @@ class Lobby(TableRoom):
         return table
 
     def _new_code(self) -> str:
+        """A code no table has, in memory or in the store (a finished or closed table's
+        rows stay there: reusing its code would mix two tables' action logs)."""
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
-            if code not in self.tables:
+            if code not in self.tables and self.store.load_table(code) is None:
                 return code
 
     def _list_tables(self, conn: Conn, player: Player, message: m.ListTables) -> None:

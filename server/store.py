@@ -465,3 +465,93 @@ class Store:
             (record_id, seat, level),
         ).fetchone()
         return None if row is None else str(row[0])
+
+    # ---- retention (what server/retention.py reclaims; each call deletes at most
+    # ``limit`` rows of its kind, with what depends on them, and returns how many) -----
+    # Times are julian days (as SQLite's julianday() stores them), so a caller injects
+    # its clock: ``julian_day(time.time())``. "Live" tables are those not closed.
+
+    _RETENTION_INDEXES = (
+        "CREATE INDEX IF NOT EXISTS records_by_game ON records (code, game_no)",
+        "CREATE INDEX IF NOT EXISTS records_by_age ON records (created)",
+        "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated)",
+        "CREATE INDEX IF NOT EXISTS players_by_age ON players (created)",
+    )
+
+    def prepare_retention(self) -> None:
+        """Add the indexes the retention queries need (once; cheap when they exist)."""
+        for sql in self._RETENTION_INDEXES:
+            self._write(sql, ())
+
+    def _delete_rows(self, table: str, rowids: list[int]) -> None:
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            self._write(f"DELETE FROM {table} WHERE rowid IN ({marks})", tuple(chunk))
+
+    def reclaim_closed_tables(self, before: float, limit: int) -> int:
+        """Delete closed tables (and their actions) last changed before ``before``: nothing
+        reads them again (their finished games live on in their records)."""
+        rows = self._db.execute(
+            "SELECT rowid, code FROM tables WHERE status = 'closed' AND updated < ? LIMIT ?",
+            (before, limit),
+        ).fetchall()
+        for _, code in rows:
+            self._write("DELETE FROM actions WHERE code = ?", (code,))
+        self._delete_rows("tables", [rowid for rowid, _ in rows])
+        return len(rows)
+
+    def reclaim_waiting_tables(self, before: float, live_codes: list[str], limit: int) -> int:
+        """Delete tables still waiting for their first game since before ``before`` (and
+        their actions), except those in ``live_codes`` (the server has them in memory)."""
+        rows = self._db.execute(
+            "SELECT rowid, code FROM tables WHERE status = 'waiting' AND updated < ? "
+            "AND code NOT IN (SELECT value FROM json_each(?)) LIMIT ?",
+            (before, json.dumps(live_codes), limit),
+        ).fetchall()
+        for _, code in rows:
+            self._write("DELETE FROM actions WHERE code = ?", (code,))
+        self._delete_rows("tables", [rowid for rowid, _ in rows])
+        return len(rows)
+
+    def reclaim_finished_games(self, before: float, limit: int) -> int:
+        """Delete game records made before ``before`` with their game's actions and their
+        analyses; a record a live table still shows (its last game) stays."""
+        rows = self._db.execute(
+            "SELECT r.rowid, r.record_id, r.code, r.game_no FROM records r "
+            "WHERE r.created < ? AND NOT EXISTS (SELECT 1 FROM tables t "
+            "WHERE t.code = r.code AND t.status != 'closed' AND (t.game_no = r.game_no "
+            "OR json_extract(t.data, '$.record_id') = r.record_id)) LIMIT ?",
+            (before, limit),
+        ).fetchall()
+        for _, record_id, code, game_no in rows:
+            self._write("DELETE FROM actions WHERE code = ? AND game_no = ?", (code, game_no))
+            self._write("DELETE FROM analyses WHERE record_id = ?", (record_id,))
+        self._delete_rows("records", [row[0] for row in rows])
+        return len(rows)
+
+    def reclaim_analyses(self, before: float, limit: int) -> int:
+        """Delete cached analyses of records made before ``before``, and of records that
+        are gone (an analysis is worked out again on request)."""
+        rows = self._db.execute(
+            "SELECT a.rowid FROM analyses a LEFT JOIN records r ON r.record_id = a.record_id "
+            "WHERE r.record_id IS NULL OR r.created < ? LIMIT ?",
+            (before, limit),
+        ).fetchall()
+        self._delete_rows("analyses", [row[0] for row in rows])
+        return len(rows)
+
+    def reclaim_players(self, before: float, live_players: list[str], limit: int) -> int:
+        """Delete players stored before ``before`` who sit at no live table, except those
+        in ``live_players`` (connected now). A player row is a name and a token's hash:
+        without a table there is nothing to come back to."""
+        rows = self._db.execute(
+            "SELECT rowid FROM players WHERE created < ? "
+            "AND id NOT IN (SELECT value FROM json_each(?)) "
+            "AND id NOT IN (SELECT json_extract(s.value, '$.player_id') "
+            "FROM tables t, json_each(t.data, '$.seats') s WHERE t.status != 'closed' "
+            "AND json_extract(s.value, '$.player_id') IS NOT NULL) LIMIT ?",
+            (before, json.dumps(live_players), limit),
+        ).fetchall()
+        self._delete_rows("players", [row[0] for row in rows])
+        return len(rows)
