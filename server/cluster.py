@@ -270,12 +270,6 @@ class ClusterHub(Hub):
 
     # ---- new tables, seats, closing ---------------------------------------------------
 
-    def _new_code(self) -> str:
-        while True:
-            code = super()._new_code()
-            if self.store.load_table(code) is None:  # not another node's table either
-                return code
-
     def _create_table(self, conn: Conn, player: Player, message: m.CreateTable) -> None:
         before = set(self.tables)
         super()._create_table(conn, player, message)
