@@ -92,7 +92,7 @@ def test_a_node_cut_off_from_redis_stops_committing_and_another_takes_over(
     try:
 
         async def scenario() -> None:
-            player = Player([cut_off.url], home=0, seed=5, name="pat", pace=0.05)
+            player = Player([cut_off.url], home=0, seed=5, name="pat", pace=0.2)
             create = m.CreateTable(preset="classic", overrides=RULES, bot="easy")
             run = asyncio.create_task(player.run(create, attempts=400))
             await until(lambda: len(player.acked) >= 3, timeout=60)
