@@ -115,7 +115,15 @@ def _wants(bid: int | None, won: int, other_bid: int | None, other_won: int) -> 
         return False  # help the other seat's nil fail
     if won < bid:  # type: ignore[operator]
         return True
-    return not other_nil and other_won < (other_bid or 0)
+    if other_nil:
+        return False
+    need = (other_bid or 0) - other_won
+    if need <= 0:
+        return False  # the other seat made its bid: every further trick is a bag
+    # Setting the other seat takes all but need - 1 of the tricks left, each one a bag if
+    # the set fails: chase it only while the other seat still needs half of them.
+    left = 13 - won - other_won
+    return 2 * need >= left
 
 
 def modes_table(bids: Sequence[int | None]) -> list[int]:

@@ -42,6 +42,7 @@ __all__ = [
     "distinct_moves",
     "follow_exclusions",
     "opponent_bid_weight",
+    "opponent_play_weight",
     "play_noise",
     "search_bid",
     "search_play",
@@ -178,6 +179,79 @@ def opponent_bid_weight(view: PlayerView, know: Knowledge) -> Callable[[int], fl
     return weight
 
 
+_MISMATCH = 0.35
+"""Likelihood factor of one follow of the opponent that the follow model would not have
+played with a drawn hand (a hand is not ruled out: the opponent may play otherwise)."""
+
+
+def opponent_play_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
+    """The likelihood of a drawn opponent hand given its follows to the bot's leads
+    (``None``: no such follow yet, or the bids are not known).
+
+    The opponent's hand at each of those tricks is rebuilt from the drawn hand and the
+    cards it played since; the greedy follow of :mod:`engine.fast` in the opponent's
+    mood at that trick (wanting the trick or ducking it, from both bids and the trick
+    score) is the model of its play. Each follow the model would have played (or a card
+    equivalent to it for the opponent) keeps the weight, each other one multiplies it by
+    :data:`_MISMATCH`. Unlike :func:`follow_exclusions` this reads discards and ruffs too.
+    """
+    me, opp = know.me, know.opp
+    my_bid = 0 if view.blind_nil[me] else view.bids[me]
+    opp_bid = 0 if view.blind_nil[opp] else view.bids[opp]
+    if my_bid is None or opp_bid is None:
+        return None
+    modes = modes_table((my_bid, opp_bid))
+    # per follow: (trick card, card played, wanted, cards the opponent played later,
+    # every card played before this trick)
+    follows: list[tuple[int, int, bool, int, int]] = []
+    won_me = won_opp = 0
+    played_before = 0
+    later = know.opp_played
+    for trick in view.tricks:
+        first, second = int(trick.cards[0]), int(trick.cards[1])
+        opp_card = second if trick.leader == me else first
+        later &= ~(1 << opp_card)
+        if trick.leader == me:
+            wanted = bool(modes[won_me * 14 + won_opp] & 2)
+            follows.append((first, second, wanted, later | (1 << second), played_before))
+        played_before |= (1 << first) | (1 << second)
+        if trick.winner == me:
+            won_me += 1
+        else:
+            won_opp += 1
+    if not follows:
+        return None
+
+    def weight(hand: int) -> float:
+        value = 1.0
+        for trick_card, card, wanted, since, before in follows:
+            held = hand | since
+            model = greedy_card(held, 0, trick_card, True, wanted, not wanted)
+            if model == card:
+                continue
+            if model // 13 == card // 13:
+                low, high = (model, card) if model < card else (card, model)
+                between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
+                if not between & ~(held | before):
+                    continue  # equivalent for the opponent: nothing of others between
+            value *= _MISMATCH
+        return value
+
+    return weight
+
+
+def _combined(
+    first: Callable[[int], float] | None, second: Callable[[int], float] | None
+) -> Callable[[int], float] | None:
+    """The product of two likelihoods (either may be ``None``: absent)."""
+    if first is None:
+        return second
+    if second is None:
+        return first
+    one, two = first, second
+    return lambda hand: one(hand) * two(hand)
+
+
 def distinct_moves(legal: int, separators: int) -> list[int]:
     """One card (the lowest) of each run of legal cards that no card of ``separators``
     splits: two such cards are worth the same in any play."""
@@ -230,7 +304,10 @@ def search_play(
     won1 = view.tricks_won[opp]
     broken = view.spades_broken
     weight = opponent_bid_weight(view, know)
-    narrowed = _inferred(view, know) if config.play_inference else None
+    narrowed = None
+    if config.play_inference:
+        narrowed = _inferred(view, know)
+        weight = _combined(weight, opponent_play_weight(view, know))
     left = hand.bit_count()  # tricks left including the current one
     exact = left <= config.endgame_tricks
     budget = config.endgame_solves if exact else config.playouts
