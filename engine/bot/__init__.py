@@ -63,6 +63,7 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_shift=-0.25,
         play_inference=True,
         node_budget=300_000,
+        focus=True,
     ),
 }
 """Search effort per level; ``iterations`` overrides ``playouts`` (the rest scale with it)."""

@@ -50,6 +50,7 @@ __all__ = [
 
 _LATE_SET_DISCOUNT = 0.3
 _MIN_SAMPLES = 8
+_FINALISTS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,9 @@ class SearchConfig:
     node_budget: int | None = None
     """At most this many exact-solver nodes per card decision (``None``: no bound), shared
     out among its solves in order, so the worst case is bounded and reproducible."""
+    focus: bool = False
+    """Spend half of a card decision's deals on every card and the other half on the two
+    best cards after the first half (successive halving), instead of all on all."""
 
     def scaled(self, playouts: int) -> SearchConfig:
         """The same level with ``playouts`` playouts and the rest scaled alike."""
@@ -97,6 +101,7 @@ class SearchConfig:
             bid_spread=self.bid_spread,
             bid_shift=self.bid_shift,
             play_inference=self.play_inference,
+            focus=self.focus,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
                 None
@@ -317,11 +322,21 @@ def search_play(
     # so a set that only happens later counts at a discount against one made now.
     opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
     totals = [0.0] * len(moves)
+    # focus: half the deals value every card, the rest of the effort goes to the two best
+    # cards so far (the close decision between them is where more deals pay)
+    first_rounds = second_rounds = 0
+    if config.focus and len(moves) > _FINALISTS:
+        first_rounds = max(_MIN_SAMPLES, samples // 2)
+        spare = samples * len(moves) - first_rounds * len(moves)
+        second_rounds = min(2 * config.max_samples, max(1, spare // _FINALISTS))
     # the node budget is shared out in order: each solve may use what is left divided by
     # the solves still to come (so early cheap solves leave more to later ones)
     unbounded = config.node_budget is None
     left_budget = config.node_budget or 0
-    solves_left = samples * len(moves)
+    if first_rounds:
+        solves_left = first_rounds * len(moves) + second_rounds * _FINALISTS
+    else:
+        solves_left = samples * len(moves)
     used = 0
 
     def bounded(h0: int, h1: int, lead: int, card: int, now_broken: bool, won: int) -> float:
@@ -336,58 +351,74 @@ def search_play(
         used += count
         return value
 
-    for _ in range(samples):
-        source = know
-        if narrowed is not None and rng.random() < _TRUST_FOLLOWS:
-            source = narrowed
-        other = sample_hand(source, rng, weight, tries=6)
-        for index, move in enumerate(moves):
-            mine = hand & ~(1 << move)
-            if exact:
-                if trick_card < 0:
-                    value = bounded(mine, other, 0, move, broken, won0)
-                else:
-                    winner = trick_winner(1, trick_card, move)
-                    now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
-                    value = bounded(mine, other, winner, -1, now_broken, won0 + (winner == 0))
-                totals[index] += value
-                continue
+    counts = [0] * len(moves)
+
+    def run(rounds: int, active: list[int]) -> None:
+        """``rounds`` sampled deals, each valued for the moves of ``active``."""
+        for _ in range(rounds):
+            source = know
+            if narrowed is not None and rng.random() < _TRUST_FOLLOWS:
+                source = narrowed
+            other = sample_hand(source, rng, weight, tries=6)
+            for index in active:
+                totals[index] += value_of(other, moves[index])
+                counts[index] += 1
+
+    def value_of(other: int, move: int) -> float:
+        nonlocal solves_left
+        mine = hand & ~(1 << move)
+        if exact:
             if trick_card < 0:
-                mode = modes[won0 * 14 + won1]
-                reply = greedy_card(other, mine, move, broken, bool(mode & 2), bool(mode & 1))
-                theirs = other & ~(1 << reply)
-                winner = trick_winner(0, move, reply)
-                now_broken = broken or move // 13 == 3 or reply // 13 == 3
-            else:
-                theirs = other
-                winner = trick_winner(1, trick_card, move)
-                now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
-            final, their_won, h0, h1, lead, end_broken = greedy_playout(
-                mine,
-                theirs,
-                winner,
-                -1,
-                now_broken,
-                won0 + (winner == 0),
-                won1 + (winner == 1),
-                modes,
-                stop,
-            )
-            if h0:
-                value = bounded(h0, h1, lead, -1, end_broken, final)
-            else:
-                solves_left -= 1
-                value = util[final]
-            if opp_nil_live and winner == 0 and their_won:
-                value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
-            totals[index] += value
+                return bounded(mine, other, 0, move, broken, won0)
+            winner = trick_winner(1, trick_card, move)
+            now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
+            return bounded(mine, other, winner, -1, now_broken, won0 + (winner == 0))
+        if trick_card < 0:
+            mode = modes[won0 * 14 + won1]
+            reply = greedy_card(other, mine, move, broken, bool(mode & 2), bool(mode & 1))
+            theirs = other & ~(1 << reply)
+            winner = trick_winner(0, move, reply)
+            now_broken = broken or move // 13 == 3 or reply // 13 == 3
+        else:
+            theirs = other
+            winner = trick_winner(1, trick_card, move)
+            now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
+        final, their_won, h0, h1, lead, end_broken = greedy_playout(
+            mine,
+            theirs,
+            winner,
+            -1,
+            now_broken,
+            won0 + (winner == 0),
+            won1 + (winner == 1),
+            modes,
+            stop,
+        )
+        if h0:
+            value = bounded(h0, h1, lead, -1, end_broken, final)
+        else:
+            solves_left -= 1
+            value = util[final]
+        if opp_nil_live and winner == 0 and their_won:
+            value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
+        return value
+
+    everything = list(range(len(moves)))
+    if first_rounds:
+        run(first_rounds, everything)
+        ranked = sorted(everything, key=lambda i: -totals[i])
+        run(second_rounds, ranked[:_FINALISTS])
+    else:
+        run(samples, everything)
     if nodes is not None:
         nodes[0] += used
-    best = max(range(len(moves)), key=lambda i: (totals[i], -(moves[i] % 13)))
-    # among near-equal cards prefer the cheapest (lowest rank, then not a spade)
-    threshold = totals[best] - 1e-6 * samples
+    means = [totals[i] / counts[i] for i in everything]
+    best = max(everything, key=lambda i: (counts[i], means[i], -(moves[i] % 13)))
+    # among near-equal cards (as well sampled as the best) prefer the cheapest (lowest
+    # rank, then not a spade)
+    threshold = means[best] - 1e-6
     cheap = min(
-        (i for i in range(len(moves)) if totals[i] >= threshold),
+        (i for i in everything if counts[i] == counts[best] and means[i] >= threshold),
         key=lambda i: (moves[i] % 13, moves[i] // 13 == 3),
     )
     return CARDS[moves[cheap]]
