@@ -49,14 +49,16 @@ def game_worth(
     bags: tuple[int, int],
     me: int,
     tie_break: bool = True,
+    bag_share: float = _BAG_SHARE,
 ) -> float:
     """The worth to seat ``me`` of the position after a hand: about its chance to win.
 
-    With ``tie_break`` a small share of the (bag-adjusted) score difference is added.
+    With ``tie_break`` a small share of the (bag-adjusted) score difference is added;
+    ``bag_share`` is the part of a bag's future penalty charged now.
     """
     mine, theirs = scores[me], scores[1 - me]
     diff = mine - theirs
-    bag_cost = _BAG_SHARE * rules.bag_penalty / rules.bag_limit
+    bag_cost = bag_share * rules.bag_penalty / rules.bag_limit
     adjusted = diff - bag_cost * (bags[me] - bags[1 - me])
     bonus = _TIE_BREAK * adjusted if tie_break else 0.0
     target, lose = rules.target_score, rules.lose_score

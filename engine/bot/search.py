@@ -85,6 +85,9 @@ class SearchConfig:
     node_budget: int | None = None
     """At most this many exact-solver nodes per card decision (``None``: no bound), shared
     out among its solves in order, so the worst case is bounded and reproducible."""
+    bid_bag_share: float = 1.0
+    """The part of a bag's future penalty a bid charges now (see
+    :func:`engine.bot.evaluate.game_worth`): the higher, the closer it bids to its tricks."""
     focus: bool = False
     """Spend half of a card decision's deals on every card and the other half on the two
     best cards after the first half (successive halving), instead of all on all."""
@@ -102,6 +105,7 @@ class SearchConfig:
             bid_shift=self.bid_shift,
             play_inference=self.play_inference,
             focus=self.focus,
+            bid_bag_share=self.bid_bag_share,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
                 None
@@ -494,7 +498,8 @@ def search_bid(
             points, after = hand_points(
                 rules, (bid, opp_bid_value), blind, (taken, 13 - taken), bags
             )
-            value = game_worth(rules, (scores[0] + points[0], scores[1] + points[1]), after, 0)
+            new_scores = (scores[0] + points[0], scores[1] + points[1])
+            value = game_worth(rules, new_scores, after, 0, bag_share=config.bid_bag_share)
             cache[key] = value
         return value
 
