@@ -4,16 +4,17 @@ Card play (:func:`search_play`) is perfect-information Monte Carlo: draw the opp
 hidden hand many times from what the seat knows (the cards it has not seen, drawn as a
 drafted hand, without the suits the opponent has shown void in, and weighted by how well
 the hand fits the opponent's bid; at ``hard`` most draws also leave out the cards the
-opponent's follows rule out, see :func:`follow_exclusions`), and score every distinct
-legal card on each draw by
-playing the hand out; the card with the best average worth is played (the cheapest
-among equals). The playout is the greedy policy of :mod:`engine.fast`, its last few
-tricks solved exactly (``rollout_exact``); at ``hard``, once at most ``endgame_tricks``
-tricks are left, every draw is solved exactly by alpha-beta instead. The worth of a
-finished hand is the score-aware utility of :mod:`engine.bot.evaluate` (an estimate of
-the chance to win the game), so bags, nil bids and the target are weighed as the score
-stands. The exact solves of one decision share a node budget (``node_budget``), so its
-worst case is bounded.
+opponent's follows rule out, see :func:`follow_exclusions`, and every draw is weighted
+by how likely the opponent's follows were with it, see :func:`opponent_play_weight`),
+and score every distinct legal card on each draw by playing the hand out (at ``hard``
+half of the draws value every card and the rest only the two best so far, ``focus``);
+the card with the best average worth is played (the cheapest among equals). The playout
+is the greedy policy of :mod:`engine.fast`, its last few tricks solved exactly
+(``rollout_exact``); at ``hard``, once at most ``endgame_tricks`` tricks are left, every
+draw is solved exactly by alpha-beta instead. The worth of a finished hand is the score-
+aware utility of :mod:`engine.bot.evaluate` (an estimate of the chance to win the game),
+so bags, nil bids and the target are weighed as the score stands. The exact solves of
+one decision share a node budget (``node_budget``), so its worst case is bounded.
 
 Bidding (:func:`search_bid`) plays each drawn deal out twice: once with both seats taking
 what they can, once with the bot ducking every trick (a nil) against an opponent trying
