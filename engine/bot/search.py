@@ -11,10 +11,11 @@ half of the draws value every card and the rest only the two best so far, ``focu
 the card with the best average worth is played (the cheapest among equals). The playout
 is the greedy policy of :mod:`engine.fast`, its last few tricks solved exactly
 (``rollout_exact``); at ``hard``, once at most ``endgame_tricks`` tricks are left, every
-draw is solved exactly by alpha-beta instead. The worth of a finished hand is the score-
-aware utility of :mod:`engine.bot.evaluate` (an estimate of the chance to win the game),
-so bags, nil bids and the target are weighed as the score stands. The exact solves of
-one decision share a node budget (``node_budget``), so its worst case is bounded.
+draw is solved exactly by alpha-beta instead. The worth of a finished hand is the
+score-aware utility of :mod:`engine.bot.evaluate` (an estimate of the chance to win the
+game), so bags, nil bids and the target are weighed as the score stands. The exact
+solves of one decision share a node budget (``node_budget``), so its worst case is
+bounded.
 
 Bidding (:func:`search_bid`) plays each drawn deal out twice: once with both seats taking
 what they can, once with the bot ducking every trick (a nil) against an opponent trying
