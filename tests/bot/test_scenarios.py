@@ -205,3 +205,33 @@ def test_rollouts_stop_chasing_a_hopeless_set_once_the_bid_is_made() -> None:
     assert not wants(5, 4)
     # bid made; the opponent needs 4 of the 7 left: setting it is in reach, chase it
     assert wants(5, 1)
+
+
+def test_a_bid_that_charges_bags_their_penalty_bids_closer_to_its_tricks() -> None:
+    # The same sampled deals (same seed), priced with a bag at half and at its whole
+    # future penalty: the dearer bag never bids lower, and over these hands bids higher
+    # at least once (underbidding by a trick is a sure bag).
+    import random
+    from dataclasses import replace
+
+    from engine.bot import LEVEL_CONFIGS
+    from engine.bot.knowledge import read_knowledge
+    from engine.bot.search import search_bid
+
+    # hands from drafts between easy bots, with the pile cards each seat saw
+    hands = [
+        ("3C 6C 7C 9C QC AC JD KD 8H 2S 3S 5S KS", "JC 6H 10H 4C 9H 7S 2C 8D 4S AD JH QD 6S"),
+        ("4C 5C 8C 9C JC 5D 8D 9D KD 10H 4S JS AS", "JH QD JD 3C 2D 6D AC 6C 10D 5S 2S 5H AH"),
+        ("10C 8D 7H 8H 9H 10H JH AH 5S 8S 10S JS QS", "9C 8C 7C 2H 3H JC QC AS JD 6S 3D 2C 6C"),
+        ("AS KS 5S 2S AH KH 7H 3H AC 8C 5C 9D 4D", "QS JS 10S QH JH 10H KC QC JC AD KD QD 2C"),
+    ]
+    base = LEVEL_CONFIGS["normal"].scaled(1000)
+    higher = 0
+    for hand, pile in hands:
+        view = bid_view(hand, pile)
+        know = read_knowledge(view)
+        cheap = search_bid(view, know, random.Random(5), replace(base, bid_bag_share=0.5))
+        dear = search_bid(view, know, random.Random(5), replace(base, bid_bag_share=1.0))
+        assert dear >= cheap
+        higher += dear > cheap
+    assert higher >= 1
