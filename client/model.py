@@ -67,6 +67,9 @@ BOT_LEVELS: tuple[Literal["easy", "normal", "hard"], ...] = ("easy", "normal", "
 SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: colours alternate
 CARD_KEYS = frozenset("0123456789tjqkacdhsTJQKACDHS")
 LOG_LINES = 200
+# the hand window ignores keys this long after it opens: a key pressed for the table just
+# as the last trick cleared must not close it before it was seen
+RESULT_KEY_GRACE = 0.5
 
 
 def hand_order(cards: Sequence[Card]) -> list[Card]:
@@ -320,7 +323,9 @@ class ClientModel:
         self.tables_seen: set[str] = set()  # tables with a snapshot in this process
         self.local = False  # the server runs inside this process (plain ``spades``)
         self.pausing = False
+        self.pause_number = 0  # which pause a timer's callback belongs to
         self.held: list[m.ServerMessage] = []
+        self.result_opened_at = -RESULT_KEY_GRACE
 
     # ---- small helpers -------------------------------------------------------------
 
@@ -417,8 +422,15 @@ class ClientModel:
         if self.schedule is None or delay <= 0:
             return False
         self.pausing = True
-        self.schedule(delay, self.end_pause)
+        self.pause_number += 1
+        number = self.pause_number
+        self.schedule(delay, lambda: self._pause_timer(number))
         return True
+
+    def _pause_timer(self, number: int) -> None:
+        # a pause ended early by Enter must not let its timer cut a later pause short
+        if self.pausing and number == self.pause_number:
+            self.end_pause()
 
     def _on_welcome(self, message: m.Welcome) -> None:
         first = not self.welcomed_once
@@ -636,10 +648,16 @@ class ClientModel:
         self.say(
             f"Hand {result.hand_number}: {self.seat_name(0)} {result.points[0]:+d}, "
             f"{self.seat_name(1)} {result.points[1]:+d}"
-            + (" · shuffle verified ✓" if ok else " · shuffle NOT verified ✗")
+            + (self._verified_words(result.hand_number) if ok else " · shuffle NOT verified ✗")
         )
         if self.overlay is None or self.overlay is Overlay.RESULT:
             self.overlay = Overlay.RESULT
+            self.result_opened_at = self.clock()
+
+    def _verified_words(self, hand_number: int) -> str:
+        if self.entropy_included.get(hand_number, False):
+            return " · shuffle verified, your entropy included ✓"
+        return " · shuffle verified ✓"
 
     def _send_entropy(self, table: str, hand_number: int) -> None:
         """Mix a value of our own into the hand's shuffle (sent after its commitment)."""
@@ -935,8 +953,11 @@ class ClientModel:
             self._press_question(overlay, key)
             return
         if overlay is Overlay.RESULT:
+            closing = key in ("escape", "enter", "space")
+            if closing and self.clock() - self.result_opened_at < RESULT_KEY_GRACE:
+                return  # an Enter meant for the table must not close the window unseen
             self.overlay = None
-            if key not in ("escape", "enter", "space"):
+            if not closing:
                 self.press(key)  # the next hand may be waiting for this key
             return
         if overlay is Overlay.HELP and key == "r":
@@ -1085,7 +1106,9 @@ class ClientModel:
             return
         turn = self.turn
         if turn is None:
-            if key == "enter":
+            if key == "enter" and self.pausing:
+                self.end_pause()  # seen the trick: go on without waiting out the pause
+            elif key == "enter":
                 self.flash = "Not your turn yet."
             elif key in ("left", "right", "up", "down"):
                 self._move(key, self.hand_cards())

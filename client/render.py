@@ -358,6 +358,8 @@ def _prompt_text(model: ClientModel) -> str:
     if table.status == "waiting":
         return f"Waiting for an opponent · b add the bot ({model.bot_level}) · x leave"
     turn = model.turn
+    if turn is None and model.pausing:
+        return "Trick over · Enter goes on"
     if turn is None:
         current = view.current_player
         if model.pending is not None:
@@ -1049,8 +1051,12 @@ def _pile_lines(model: ClientModel) -> list[Line]:
         row = [c for c in cards if c.suit == suit]
         lines.append([("", f"  {symbol}  "), *_cards(model, row)])
     lines.append([])
-    lines.append([("class:dim", f" {_count(len(cards))} seen in the draft; the other seat may")])
-    lines.append([("class:dim", " have drawn some of them in a blind nil exchange.")])
+    seen = f" {_count(len(cards))} seen in the draft"
+    if view.rules.blind_nil:  # only then can a pile card come back into a hand
+        lines.append([("class:dim", seen + "; the other seat may")])
+        lines.append([("class:dim", " have drawn some of them in a blind nil exchange.")])
+    else:
+        lines.append([("class:dim", seen + ".")])
     return lines
 
 

@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import ipaddress
 import logging
 import signal
 import sys
@@ -144,12 +145,27 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="bot decisions in flight for one address's tables "
         f"(default {d.bot_decisions_per_address}; raise it behind a reverse proxy)",
     )
+    add(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="a reverse proxy's address (repeatable): its X-Forwarded-For names the player",
+    )
     add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    """The config the flags say; raises SystemExit (one line) for a malformed address."""
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_address(proxy)
+        except ValueError:
+            raise SystemExit(
+                f"spades serve: --trusted-proxy {proxy!r} is not an IP address"
+            ) from None
     return ServerConfig(
         host=args.host,
         port=args.port,
@@ -174,6 +190,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_bot_tables_per_address=args.max_bot_tables_per_address,
         bot_decisions_per_address=args.bot_decisions_per_address,
         keyfile=args.keyfile,
+        trusted_proxies=tuple(args.trusted_proxy),
     )
 
 

@@ -53,6 +53,11 @@ class ServerConfig:
       (each costs a pong); beyond them the connection is dropped.
     - ``handshake_timeout``: seconds a new TCP connection has to finish its websocket
       handshake.
+    - ``trusted_proxies``: addresses of reverse proxies in front of the server; a
+      connection from one of them counts as the address its ``X-Forwarded-For`` names
+      (the nearest address that is not itself a trusted proxy), so per-address limits
+      apply to the players and not to the proxy. Empty: the header is ignored (anyone
+      could forge it).
     - ``certfile``/``keyfile``: a PEM certificate (chain) and its key: the server speaks
       TLS (``wss://``); ``keyfile`` may be left out when ``certfile`` holds both.
     - ``max_connections_per_address``/``max_tables_per_address``/
@@ -121,6 +126,7 @@ class ServerConfig:
     pings_per_second: float = 2.0
     ping_burst: int = 20
     handshake_timeout: float = 5.0
+    trusted_proxies: tuple[str, ...] = ()
 
     @property
     def database(self) -> str:

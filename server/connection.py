@@ -13,6 +13,7 @@ Reading frames and dispatching them is :meth:`server.app.Hub.handler` /
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import time
 from typing import Protocol
@@ -26,7 +27,15 @@ from protocol.codec import JSON_SUBPROTOCOL, encode, encode_for, json_from_msgpa
 from server.config import ServerConfig
 from server.tables import Player
 
-__all__ = ["Conn", "Flusher", "RequestError", "error_message", "peer_address", "peer_host"]
+__all__ = [
+    "Conn",
+    "Flusher",
+    "RequestError",
+    "client_host",
+    "error_message",
+    "peer_address",
+    "peer_host",
+]
 
 log = logging.getLogger("server")
 
@@ -119,7 +128,7 @@ class Conn:
         self.strikes = 0
         self.closed = False
         self.close_task: asyncio.Task[None] | None = None
-        self.address = peer_host(ws)
+        self.address = client_host(ws, config.trusted_proxies)
 
     def send(self, message: BaseModel) -> None:
         """Queue ``message`` for this connection (dropped once it is closing), in the form
@@ -190,6 +199,38 @@ def peer_host(ws: ServerConnection) -> str:
         return str(ws.remote_address[0])
     except Exception:
         return "?"
+
+
+def client_host(ws: ServerConnection, trusted_proxies: tuple[str, ...]) -> str:
+    """The address a connection counts as: its peer's, or, when the peer is a trusted
+    reverse proxy, the nearest address in ``X-Forwarded-For`` that is not a trusted
+    proxy itself (the header's right end: entries further left are the client's own
+    word and could be forged). A malformed entry counts as the proxy's address."""
+    host = peer_host(ws)
+    trusted = {_normal(proxy) for proxy in trusted_proxies} - {None}
+    if _normal(host) not in trusted:
+        return host
+    request = getattr(ws, "request", None)
+    header = request.headers.get_all("X-Forwarded-For") if request is not None else []
+    hops = [hop.strip() for line in header for hop in line.split(",")]
+    for hop in reversed(hops):
+        address = _normal(hop)
+        if address is None:
+            return host  # garbage in the chain: trust nothing left of it
+        if address not in trusted:
+            return address
+    return host
+
+
+def _normal(text: str) -> str | None:
+    """``text`` as a canonical IP address (``::ffff:1.2.3.4`` as ``1.2.3.4``), or None."""
+    try:
+        address = ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return str(address)
 
 
 def peer_address(ws: ServerConnection) -> str:

@@ -97,7 +97,9 @@ def test_a_whole_hand_against_the_bot_in_tmux() -> None:
         assert len(rows) <= 24 and all(len(row) <= 80 for row in rows)
         assert "shuffle verified, your entropy included ✓" in screen
         assert "tricks" in screen and "points" in screen and "total" in screen
-        # Enter closes the result; the next hand is on; Ctrl-C quits cleanly
+        # Enter closes the result (once it has been up for its short grace, which
+        # keeps a key meant for the table from closing it unseen); Ctrl-C quits cleanly
+        time.sleep(0.6)
         terminal.keys("Enter")
         time.sleep(0.3)
         assert "Hand 1 result" not in terminal.screen()

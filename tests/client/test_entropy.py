@@ -30,6 +30,11 @@ def test_the_end_of_hand_window_says_the_shuffle_used_our_entropy() -> None:
                 assert result.entropy == (model.my_entropy[1], b"")  # the bot sends none
                 assert verify(result.commitment, result.seed, result.entropy)
                 assert model.entropy_included[1]
+                # the game log says it too, not only the window
+                assert any(
+                    line.startswith("Hand 1:") and "your entropy included ✓" in line
+                    for line in model.log
+                )
                 model.overlay = Overlay.RESULT
                 screen = fragments_text(render_overlay(model))
                 assert "shuffle verified, your entropy included ✓" in screen

@@ -147,3 +147,40 @@ def test_the_next_hands_entropy_is_sent_during_the_pause() -> None:
     timer.fire()
     assert not model.pausing
     assert [s for s in model.sent if isinstance(s, m.Entropy)] == [entropy]  # once only
+
+
+def test_enter_during_the_pause_goes_on_at_once_and_its_timer_cuts_no_later_pause() -> None:
+    state = advance_to(dealt(n=2), Phase.PLAY, 0, 2)
+    model, timer = paused_model(state)
+    finish_trick(model, state)
+    assert model.pausing
+    assert "Trick over · Enter goes on" in render_screen_text(model)
+    model.press("enter")
+    assert not model.pausing and model.flash == ""
+    assert "Trick over" not in render_screen_text(model)
+    if state.current_player == 0:  # the held prompt was handled: the next lead is ours
+        assert model.turn is not None
+    finish_trick(model, state)  # the next trick starts its own pause
+    assert model.pausing
+    timer.fire()  # the first pause's timer, ended early by Enter: no effect
+    assert model.pausing
+    timer.fire()
+    assert not model.pausing
+
+
+def test_an_enter_just_as_the_hand_window_opens_does_not_close_it() -> None:
+    now = [100.0]
+    state = play_to_last_trick()
+    timer = FakeTimer()
+    model = model_at(
+        state, settings=Settings(trick_pause=1.0, auto_play_one=False), clock=lambda: now[0]
+    )
+    model.schedule = timer
+    finish_trick(model, state)
+    timer.fire()
+    assert model.overlay is Overlay.RESULT
+    model.press("enter")  # pressed for the table a moment too late: the window stays
+    assert model.overlay is Overlay.RESULT
+    now[0] += 0.6
+    model.press("enter")  # seen: now Enter closes it
+    assert model.overlay is None

@@ -50,6 +50,17 @@ def test_the_pile_key_shows_the_pile_by_suit_during_play() -> None:
     assert model.overlay is None
 
 
+def test_the_pile_mentions_a_blind_nil_exchange_only_where_the_rules_have_one() -> None:
+    for preset, exchange in (("classic", False), ("five-hundred", True)):
+        state = advance_to(dealt(RuleSet.preset(preset)), Phase.PLAY, 0, 4)
+        assert state.rules.blind_nil is exchange
+        model = model_at(state)
+        run_app(model, "p")
+        text = fragments_text(render_overlay(model))
+        assert "seen in the draft" in text
+        assert ("blind nil exchange" in text) is exchange
+
+
 def exchange_model() -> ClientModel:
     for n in range(1, 100):
         state = dealt(RuleSet.preset("five-hundred"), n=n)

@@ -3,6 +3,7 @@ abandoned tables reclaimed, stand-in bots that stop when nobody is there."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import concurrent.futures
 import random
@@ -14,6 +15,7 @@ from websockets.asyncio.client import connect
 from engine import Action, PlayerView
 from protocol import messages as m
 from server import RunningServer, bots
+from server.cli import add_serve_arguments, config_from_args
 from tests.server.helpers import FAST, Client, play_to_end, run, two_players
 
 
@@ -39,6 +41,49 @@ def test_one_address_may_hold_only_its_share_of_connections() -> None:
         assert again.welcome is not None
 
     run(test, max_connections_per_address=3)
+
+
+def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_share() -> None:
+    async def open_via(url: str, forwarded: str) -> Client:
+        headers = {"X-Forwarded-For": forwarded}
+        return Client(await connect(url, additional_headers=headers, compression=None))
+
+    async def hello_via(url: str, forwarded: str) -> Client:
+        client = await open_via(url, forwarded)
+        await client.send(m.Hello(protocol_version=1, name="p"))
+        return client
+
+    async def test(server: RunningServer) -> None:
+        # the proxy (127.0.0.1) forwards two players: each has its own slot
+        alice = await hello_via(server.url, "203.0.113.7")
+        bob = await hello_via(server.url, "198.51.100.9, 203.0.113.8")
+        for client in (alice, bob):
+            assert isinstance(await client.recv(), m.Welcome)
+        # a second connection of alice's address is over her share; a forged entry
+        # left of the real one changes nothing (only the right end is the proxy's word)
+        again = await open_via(server.url, "192.0.2.1, 203.0.113.7")
+        refused = await again.expect(m.ErrorMessage)
+        assert refused.code == "server_full" and "address" in refused.message
+        assert await _until(lambda: again.ws.close_code is not None)
+        assert sorted(conn.address for conn in server.hub.conns) == [
+            "203.0.113.7",
+            "203.0.113.8",
+        ]
+
+    run(test, max_connections_per_address=1, trusted_proxies=("127.0.0.1",))
+
+
+def test_forwarded_for_is_ignored_from_a_peer_that_is_not_a_trusted_proxy() -> None:
+    async def test(server: RunningServer) -> None:
+        ws = await connect(
+            server.url, additional_headers={"X-Forwarded-For": "203.0.113.7"}, compression=None
+        )
+        client = Client(ws)
+        await client.send(m.Hello(protocol_version=1, name="p"))
+        assert isinstance(await client.recv(), m.Welcome)
+        assert [conn.address for conn in server.hub.conns] == ["127.0.0.1"]
+
+    run(test, trusted_proxies=("127.0.0.9",))
 
 
 def test_one_address_may_hold_only_its_share_of_tables_and_bots() -> None:
@@ -199,3 +244,14 @@ def test_one_address_gets_one_bot_decision_at_a_time_and_others_still_get_theirs
         release.set()
 
     run(test)
+
+
+def test_a_malformed_trusted_proxy_stops_the_server_at_start() -> None:
+    parser = argparse.ArgumentParser()
+    add_serve_arguments(parser)
+    good = config_from_args(
+        parser.parse_args(["--trusted-proxy", "::1", "--trusted-proxy", "10.0.0.2"])
+    )
+    assert good.trusted_proxies == ("::1", "10.0.0.2")
+    with pytest.raises(SystemExit, match="not an IP address"):
+        config_from_args(parser.parse_args(["--trusted-proxy", "localhost"]))
