@@ -23,6 +23,9 @@ Every loop is bounded by ``--duration``; all traffic stays on 127.0.0.1. Prints 
 object on its last line: ``ours``/``echo`` latencies in ms, ``actions_per_s`` in the
 window, ``errors`` (with ``error_codes``), ``server_cpu_percent`` (of one core) and
 ``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``.
+``--metrics FILE`` serves the server's ``/metrics`` (``--metrics-port``), saves the page
+in FILE half a second before the window ends (every client still connected) and adds its
+``spades_*`` counters to the JSON line.
 """
 
 from __future__ import annotations
@@ -33,11 +36,13 @@ import json
 import multiprocessing
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -424,7 +429,29 @@ def _spread(total: int, workers: int) -> list[int]:
     return [total // workers + (1 if i < total % workers else 0) for i in range(workers)]
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def scrape_metrics(port: int, path: str) -> dict[str, float]:
+    """Save the server's /metrics page in ``path``; its spades_* counters, summed by name."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
+        text = response.read().decode()
+    Path(path).write_text(text, encoding="utf-8")
+    totals: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith("spades_") and ("_total" in line or "_count" in line):
+            name = line.split("{", 1)[0].split(" ", 1)[0]
+            labels = line.split("{", 1)[1].split("}", 1)[0] if "{" in line else ""
+            key = f"{name}{{{labels}}}" if labels else name
+            totals[key] = totals.get(key, 0.0) + float(line.rsplit(" ", 1)[1])
+    return totals
+
+
 def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
+    metrics_port = _free_port() if args.metrics else None
     with tempfile.TemporaryDirectory() as folder:
         server, port = start_process(
             [
@@ -436,6 +463,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                 "--db",
                 f"{folder}/load.db",
                 *args.server_args.split(),
+                *(("--metrics-port", str(metrics_port)) if metrics_port else ()),
             ]
         )
         try:
@@ -467,6 +495,10 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
                     )
+                metrics = None
+                if metrics_port:  # just before the window ends: every client still connected
+                    time.sleep(max(0.0, stop_at - 0.5 - time.monotonic()))
+                    metrics = scrape_metrics(metrics_port, args.metrics)
                 time.sleep(max(0.0, stop_at - time.monotonic()))
                 cpu = cpu_seconds(server.pid) - cpu_start
                 rss_end = rss_kib(server.pid)
@@ -497,6 +529,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
         "cpu_seconds": cpu,
         "rss_start_kib": rss_start,
         "rss_end_kib": rss_end,
+        "metrics": metrics,
     }
 
 
@@ -612,6 +645,12 @@ def main() -> None:
         default="--max-connections 10000 --max-tables 10000 --bot-delay 0",
         help="extra flags for python3 -m server",
     )
+    parser.add_argument(
+        "--metrics",
+        default="",
+        help="serve the server's /metrics, save the page in this file at the end, and add "
+        "its spades_* counters to the JSON line",
+    )
     args = parser.parse_args()
 
     ours = run_ours(args, args.bot_tables)
@@ -636,6 +675,8 @@ def main() -> None:
     }
     if args.bot_tables:
         figures["bot_tables"] = args.bot_tables
+    if ours["metrics"] is not None:
+        figures["metrics"] = ours["metrics"]
     if not args.no_echo:
         echo = run_echo(args)
         figures["echo"] = summary(echo["latencies"])

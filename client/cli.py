@@ -11,6 +11,8 @@ server on a free loopback port, in this process); the subcommands are listed by
     spades analyze RECORD [--seat N] [--level L] [--all]
     spades serve ...            (the server, see spades serve --help)
     spades bot URL --table CODE (a bot client)
+    spades backup PATH [--db STORE]      (a consistent copy of a live server's store)
+    spades restore BACKUP [--db STORE]   (put a copy back, the server stopped)
     spades demo                 (two bots play a game, printed)
 """
 
@@ -51,8 +53,12 @@ def _default_name() -> str:
 
 
 def _server_cli() -> Any | None:
+    return _server_module("server.cli")
+
+
+def _server_module(name: str) -> Any | None:
     try:
-        return importlib.import_module("server.cli")
+        return importlib.import_module(name)
     except ImportError:
         return None
 
@@ -149,6 +155,19 @@ def build_parser() -> argparse.ArgumentParser:
     if server_cli is not None:
         server_cli.add_serve_arguments(serve)
         server_cli.add_bot_arguments(bot)
+    backup_cli = _server_module("server.backup")
+    backup = commands.add_parser("backup", help="copy a live server's store, consistently")
+    restore = commands.add_parser("restore", help="put a backup back as the store (server stopped)")
+    if backup_cli is not None:
+        backup_cli.add_backup_arguments(backup)
+        backup_cli.add_restore_arguments(restore)
+
+    admin = commands.add_parser(
+        "admin", help="moderate a running server: tables, players, close, kick, ban, mute, reports"
+    )
+    admin_cli = _server_module("server.admin")
+    if admin_cli is not None:
+        admin_cli.add_admin_arguments(admin)
 
     demo = commands.add_parser("demo", help="watch two bots play a game in the terminal")
     demo.add_argument("--rules", default="classic", choices=sorted(engine.PRESETS))
@@ -333,6 +352,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner = server_cli.run_serve if command == "serve" else server_cli.run_bot
         result = runner(args)
         return int(result) if isinstance(result, int) else 0
+    if command == "admin":
+        admin_cli = _server_module("server.admin")
+        if admin_cli is None:
+            print("spades: the server package is not available", file=sys.stderr)
+            return 1
+        return int(admin_cli.run_admin(args))
+    if command in ("backup", "restore"):
+        backup_cli = _server_module("server.backup")
+        if backup_cli is None:
+            print("spades: the server package is not available", file=sys.stderr)
+            return 1
+        run = backup_cli.run_backup if command == "backup" else backup_cli.run_restore
+        return int(run(args))
     if command == "demo":
         return run_demo(args.rules, args.level, args.seed)
     parser.print_help()

@@ -312,6 +312,9 @@ class ClientModel:
         # output
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.chat: deque[str] = deque(maxlen=LOG_LINES)
+        # /mute in the chat window: the others' chat is no longer shown (nothing is sent)
+        self.chat_muted = False
+        self.chat_hidden = 0  # lines not shown while muted
         self.flash = ""
         self.quit_requested = False
         self.on_quit: Callable[[], None] | None = None
@@ -728,6 +731,9 @@ class ClientModel:
         if message.code == "unsupported_version":
             self.connection_failed(f"the server refused our protocol version: {text}", final=True)
             return
+        if message.code == "banned":  # coming back would only be refused again
+            self.connection_failed(f"the host of this server banned you: {text}", final=True)
+            return
         if not self.welcomed_once and message.code not in ("bad_token", "rate_limited"):
             # refused before any welcome: no session will come of this connection
             self.connection_failed(f"the server refused our hello: {text}", final=True)
@@ -737,10 +743,33 @@ class ClientModel:
             self.send(m.ListTables())
 
     def _on_chat(self, message: m.ChatMessage) -> None:
+        if self.chat_muted and not self._chat_from_us_or_server(message):
+            self.chat_hidden += 1
+            return
         # another player's words: never drawn raw (no escapes, no new lines, no bidi)
         line = f"{safe_text(message.name)}: {safe_text(message.text)}"
         self.chat.append(line)
         self.say(f"💬 {line}" if not self.settings.ascii_cards else f"> {line}")
+
+    def _chat_from_us_or_server(self, message: m.ChatMessage) -> bool:
+        """Our own line's echo, or the server's (its name is reserved: nobody forges it)."""
+        if message.seat is None:
+            return message.name in ("server", self.name)
+        table = self.table
+        return table is not None and table.your_seat == message.seat
+
+    def _chat_command(self, text: str) -> bool:
+        """``/mute`` and ``/unmute`` are for this client only; ``True`` when ``text`` was one."""
+        command = text.casefold()
+        if command not in ("/mute", "/unmute"):
+            return False
+        self.chat_muted = command == "/mute"
+        if self.chat_muted:
+            self.say("Chat from the others is hidden here; /unmute in chat shows it again.")
+        else:
+            self.say(f"Chat shown again ({self.chat_hidden} lines were hidden).")
+            self.chat_hidden = 0
+        return True
 
     def _on_record(self, message: m.RecordMessage) -> None:
         self.record_json = message.record_json
@@ -987,7 +1016,7 @@ class ClientModel:
                 self.overlay = None
             elif key == "enter":
                 text = self.chat_entry.strip()
-                if text and self.table is not None:
+                if text and self.table is not None and not self._chat_command(text):
                     self.send(m.Chat(code=self.table.code, text=text[:200]))
                 self.chat_entry = ""
                 self.overlay = None

@@ -926,6 +926,7 @@ At the table
   y / n       blind nil: declare / decline
   Space       exchange: pick or drop a card
   Tab  o  m   score sheet · settings · chat
+  /mute       in chat: hide the others' chat (/unmute) · /report TEXT
   p  r        the pile (by suit) · the rules of this table
   x           leave the table (during a game: asks y/n)
   b           waiting: bring in the bot
@@ -1000,8 +1001,8 @@ def _overlay_body(model: ClientModel, overlay: Overlay) -> tuple[str, list[Line]
         lines = [[("class:log", " " + _clip(line, 60))] for line in list(model.chat)[-8:]]
         lines.append([])
         lines.append([("", " say: "), ("class:head", model.chat_entry + "▏")])
-        lines.append([("class:dim", " Enter sends")])
-        return "Chat", lines
+        lines.append([("class:dim", " Enter sends · /mute, /unmute · /report TEXT: to the host")])
+        return ("Chat (others muted)" if model.chat_muted else "Chat"), lines
     if overlay is Overlay.CREATE:
         form = model.form
         lines = []

@@ -136,6 +136,8 @@ ErrorCode = Literal[
     "server_full",
     "record_not_available",
     "internal_error",
+    "banned",
+    "muted",
 ]
 ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-defined]
 
@@ -181,6 +183,11 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "as many tables as one player may. Try again later.",
     "record_not_available": "No finished game has this `record_id` (yet).",
     "internal_error": "The server failed on this request (a bug); the request had no effect.",
+    "banned": "The host of this server banned this name (at `hello`) or this network address "
+    "(at connect, with no request); the connection is closed after it (code 1008). A "
+    "connection the host removed without a ban is closed with code 4003 and no error.",
+    "muted": "The host muted your chat on this server: `chat` is refused (a `/report` line "
+    "still reaches the host).",
 }
 """What each error code means, for people: the same keys as :data:`ERROR_CODES`.
 

@@ -59,7 +59,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
+import sqlite3
 import ssl
 import time
 from collections.abc import Awaitable, Callable
@@ -82,16 +84,29 @@ from protocol.codec import (
 )
 from protocol.errors import DecodeError
 from protocol.text import TextError, clean_chat, clean_name
+from server.admin import (
+    REPORT_PREFIX,
+    Moderation,
+    admin_socket_path,
+    is_report,
+    moderation_path,
+    new_report,
+    serve_admin,
+)
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.connection import Conn, RequestError
 from server.connection import error_message as _error
 from server.connection import peer_address as _peer
-from server.errors import StartupError
+from server.errors import ServerError, StartupError
 from server.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
-from server.store import Store, StoreError, TableRow, token_hash
+from server.logs import event
+from server.metrics import Metrics, serve_metrics
+from server.retention import Reclaimed, RetentionPolicy, reclaim_step
+from server.storage import Storage, open_store
+from server.store import FencedError, Store, StoreError, TableRow, token_hash
 from server.tables import Player, Table, server_time
 from server.web import respond as web_respond
 from server.web import select_subprotocol
@@ -107,12 +122,7 @@ class Hub(Lobby):
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(
-            config.database,
-            autocommit=False,
-            on_begin=self._schedule_flush,
-            wal_limit_bytes=config.wal_limit_bytes,
-        )
+        self.store: Storage = open_store(config, on_begin=self._schedule_flush)
         self.bots = BotRunner(config.bot_workers, config.bot_iterations)
         self.limits = AddressLimits(config)
         self.tables: dict[str, Table] = {}
@@ -133,6 +143,8 @@ class Hub(Lobby):
         self._new_players: list[tuple[Player, str]] = []  # players stored this turn
         self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
         self._flush_handle: asyncio.Handle | None = None
+        self.metrics = Metrics(self)
+        self.moderation = Moderation(moderation_path(config))
 
     # ---- sending --------------------------------------------------------------------
 
@@ -161,16 +173,20 @@ class Hub(Lobby):
         writers, self._writers = self._writers, []
         touched, self._touched = self._touched, set()
         new_players, self._new_players = self._new_players, []
+        started = time.perf_counter()
         try:
             self.store.commit()
         except Exception as error:
+            self.metrics.commit_failed()
             for player, hashed in new_players:  # not stored after all: memory only again
                 player.unstored_token_hash = hashed
                 self.unstored[hashed] = player
             self._commit_failed(error, dirty, writers, touched)
             return
+        self.metrics.committed(time.perf_counter() - started)
         for conn in dirty:
             conn.flush()
+        self.metrics.sent()
 
     def _commit_failed(
         self,
@@ -185,18 +201,45 @@ class Hub(Lobby):
         self.store.rollback()
         for conn in dirty:
             conn.pending = []
-        for code in touched:
-            self._restore(code)
+        # a fenced table is run by another node now: this one forgets it (its audience
+        # hears `left` and joins again) instead of restoring it from the store
+        fenced = set(error.codes) if isinstance(error, FencedError) else set()
+        for code in sorted(fenced):
+            table = self.tables.get(code)
+            if table is not None:
+                log.warning("table %s: claimed by another node; dropped here", code)
+                self._drop_table(table)
+        for code in sorted(touched - fenced):
+            self._restore_or_drop(code)
+        reason = (
+            "the table moved to another server node; nothing changed: join it again"
+            if fenced
+            else "the server could not store this (its disk may be full); nothing "
+            "changed: try again"
+        )
         for conn, request, req_id in writers:
-            conn.send(
-                _error(
-                    "internal_error",
-                    "the server could not store this (its disk may be full); nothing "
-                    "changed: try again",
-                    request,
-                    req_id,
+            self.metrics.error("internal_error")
+            conn.send(_error("internal_error", reason, request, req_id))
+
+    def _restore_or_drop(self, code: str) -> None:
+        """:meth:`_restore`; while the store cannot even be read (a database server that
+        is down), the table leaves memory instead, since memory may hold actions the store
+        lost, and is loaded again from the store once it answers."""
+        try:
+            self._restore(code)
+        except StoreError as error:
+            log.error("table %s: the store cannot give it back yet: %s", code, error)
+            table = self.tables.get(code)
+            if table is not None:
+                self._drop_table(table)
+            if not self.closing:
+                asyncio.get_running_loop().call_later(
+                    self.config.store_retry_seconds, self._reload, code
                 )
-            )
+
+    def _reload(self, code: str) -> None:
+        if code not in self.tables and not self.closing:
+            self._restore_or_drop(code)
 
     def _restore(self, code: str) -> None:
         """Bring table ``code`` back to what the store has, tell its audience, and let the
@@ -306,7 +349,12 @@ class Hub(Lobby):
             self._replay(table)
             table.info(None, self.players, 0.0)  # its messages can be built
         except Exception as error:
-            log.error("table %s: stored data is damaged, not loaded: %r", row.code, error)
+            # the error's kind only: its text may name a card of the stored game
+            log.error(
+                "table %s: stored data is damaged, not loaded: %s",
+                row.code,
+                type(error).__name__,
+            )
             return None
         for seat in table.seats:
             if seat.kind == "human" and seat.player_id is not None:
@@ -365,16 +413,40 @@ class Hub(Lobby):
     async def handler(self, ws: ServerConnection) -> None:
         conn = Conn(ws, self.config, self)
         full = len(self.conns) >= self.config.max_connections or self.closing
+        if self.moderation.address_banned(conn.address):
+            log.info(
+                "connection from %s refused: banned",
+                _peer(ws),
+                extra=event("connection.refused", address=_peer(ws), reason="banned"),
+            )
+            self.metrics.error("banned")
+            with contextlib.suppress(ConnectionClosed):
+                refusal = _error("banned", "this address is banned from this server", None, None)
+                await ws.send(encode_json(refusal) if conn.json else encode(refusal))
+                await ws.close(1008, "banned")
+            return
         if full or not self.limits.connect(conn.address):
             reason = "the server is full" if full else "your address has too many connections"
-            log.info("connection from %s refused: %s", _peer(ws), reason)
+            log.info(
+                "connection from %s refused: %s",
+                _peer(ws),
+                reason,
+                extra=event("connection.refused", address=_peer(ws), reason=reason),
+            )
+            self.metrics.error("server_full")
             with contextlib.suppress(ConnectionClosed):
                 refusal = _error("server_full", f"{reason}; try later", None, None)
                 await ws.send(encode_json(refusal) if conn.json else encode(refusal))
                 await ws.close(1013, "server full")
             return
         self.conns.add(conn)
-        log.info("connection %d: opened from %s", conn.id, _peer(ws))
+        self.metrics.connections_opened.inc()
+        log.info(
+            "connection %d: opened from %s",
+            conn.id,
+            _peer(ws),
+            extra=event("connection.open", conn=conn.id, address=_peer(ws)),
+        )
         try:
             await self._read(conn)
         except ConnectionClosed:
@@ -388,8 +460,17 @@ class Hub(Lobby):
             if conn.close_task is not None:  # our close code, not the default 1000
                 with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
                     await conn.close_task
-            code = ws.close_code
-            log.info("connection %d: closed (%s)", conn.id, code)
+            code, reason = ws.close_code, ws.close_reason or ""
+            player_id = conn.player.id if conn.player is not None else None
+            log.info(
+                "connection %d: closed (%s %s)",
+                conn.id,
+                code,
+                reason,
+                extra=event(
+                    "connection.close", conn=conn.id, code=code, reason=reason, player=player_id
+                ),
+            )
 
     async def _read(self, conn: Conn) -> None:
         ws = conn.ws
@@ -406,6 +487,7 @@ class Hub(Lobby):
             self.handle_data(conn, data)
 
     def handle_data(self, conn: Conn, data: bytes | str) -> None:
+        self.metrics.request_started()
         try:
             if conn.json:
                 message = decode_client_json(data, self.config.max_message_bytes)  # type: ignore[arg-type]
@@ -417,6 +499,7 @@ class Hub(Lobby):
             if not self._rate_ok(conn, error.request, error.request_id):
                 return
             code: m.ErrorCode = "too_large" if error.code == "too_large" else "bad_message"
+            self.metrics.error(code)
             conn.send(_error(code, str(error), error.request, error.request_id))
             return
         if not self._rate_ok(conn, message.type, message.id):
@@ -425,11 +508,35 @@ class Hub(Lobby):
         try:
             self._dispatch(conn, message)
         except RequestError as error:
+            self.metrics.error(error.code)
+            # the code only: a refusal's sentence may name the sender's own card
+            log.debug(
+                "connection %d: %s refused (%s)",
+                conn.id,
+                message.type,
+                error.code,
+                extra=event("request.refused", conn=conn.id, request=message.type, code=error.code),
+            )
             conn.send(_error(error.code, error.message, message.type, message.id))
-        except StoreError:  # logged where it happened; the flush refuses the whole turn
-            pass
+        except StoreError as error:
+            if self.store.write_attempts == writes:
+                # a read failed (a database server that is down): no flush will refuse
+                # this request, so answer it here
+                log.error(
+                    "connection %d: %s: the store cannot answer: %s", conn.id, message.type, error
+                )
+                conn.send(
+                    _error(
+                        "internal_error",
+                        "the server cannot reach its store just now; try again",
+                        message.type,
+                        message.id,
+                    )
+                )
+            # else: logged where it happened; the flush refuses the whole turn
         except Exception:
             log.exception("connection %d: %s failed", conn.id, message.type)
+            self.metrics.error("internal_error")
             conn.send(
                 _error(
                     "internal_error", "the server failed on this request", message.type, message.id
@@ -444,9 +551,11 @@ class Hub(Lobby):
             conn.strikes = 0
             return True
         conn.strikes += 1
+        self.metrics.refused("request")
         if conn.strikes > self.config.rate_close_after:
             conn.close_soon(1008, "message rate limit exceeded")
         else:
+            self.metrics.error("rate_limited")
             conn.send(_error("rate_limited", "too many messages; slow down", request, req_id))
         return False
 
@@ -516,16 +625,25 @@ class Hub(Lobby):
             name = clean_name(message.name)
         except TextError as error:
             raise RequestError("bad_name", str(error)) from None
+        if self.moderation.name_banned(name):
+            self._refuse_banned(conn, message)
+            return
         if message.token is not None:
             fresh = self.unstored.get(token_hash(message.token))
             row = None if fresh is not None else self.store.player_by_token(message.token)
             if fresh is not None:
+                if self.moderation.name_banned(fresh.name):
+                    self._refuse_banned(conn, message)
+                    return
                 player = fresh
             elif row is None:
                 raise RequestError(
                     "bad_token", "this token is not known here; say hello without one"
                 )
             else:
+                if self.moderation.name_banned(row.name):
+                    self._refuse_banned(conn, message)
+                    return
                 player = self.players.get(row.id) or Player(row.id, row.name)
                 self.players[row.id] = player
             token, resumed = message.token, True
@@ -560,11 +678,24 @@ class Hub(Lobby):
                 entropy_seconds=self.config.entropy_seconds,
             )
         )
-        log.info("connection %d: player %s %s", conn.id, player.id, "resumed" if resumed else "new")
+        log.info(
+            "connection %d: player %s %s",
+            conn.id,
+            player.id,
+            "resumed" if resumed else "new",
+            extra=event("player.hello", conn=conn.id, player=player.id, resumed=resumed),
+        )
         for table in seated:
             index = table.seat_of(player.id)
             assert index is not None
             self._reconnect(table, index, conn)
+
+    def _refuse_banned(self, conn: Conn, message: m.Hello) -> None:
+        self.metrics.error("banned")
+        conn.send(
+            _error("banned", "this name is banned from this server", message.type, message.id)
+        )
+        conn.close_soon(1008, "banned")
 
     def _reconnect(self, table: Table, index: int, conn: Conn) -> None:
         seat = table.seats[index]
@@ -608,10 +739,52 @@ class Hub(Lobby):
                 "chat_too_long", f"chat is limited to {self.config.chat_max_chars} characters"
             )
         if not conn.chat_rate.take():
+            self.metrics.refused("chat")
             raise RequestError("rate_limited", "too much chat; slow down")
+        if is_report(text):  # for the host only: the table never sees it
+            if not self.moderation.may_report(player.id, self.now):
+                raise RequestError(
+                    "rate_limited", "your last report was only just sent: try again later"
+                )
+            self._report(conn, player, table, index, text[len(REPORT_PREFIX) :].strip())
+            return
+        if player.id in self.moderation.muted:
+            raise RequestError("muted", "the host has muted your chat on this server")
+        self.moderation.heard(table.code, player.name, text)
         out = encode(m.ChatMessage(table=table.code, seat=index, name=player.name, text=text))
         for _, other in self._audience(table):
             other.send_bytes(out)
+
+    def _report(
+        self, conn: Conn, player: Player, table: Table, index: int | None, text: str
+    ) -> None:
+        """Log and keep a ``/report`` (with the table's recent chat); tell only the reporter."""
+        other = table.seats[1 - index] if index is not None else None
+        reported = (
+            (other.player_id, other.name)
+            if other is not None and other.kind == "human"
+            else (None, None)
+        )
+        recent = list(self.moderation.recent_chat.get(table.code, ()))
+        report = new_report(table.code, player, reported, text, recent)
+        self.moderation.report(report)
+        log.warning(
+            "table %s: %s (%s) reports %s: %s",
+            table.code,
+            player.name,
+            player.id,
+            reported[1] or "-",
+            text,
+            extra=event("report", **report),
+        )
+        conn.send(
+            m.ChatMessage(
+                table=table.code,
+                seat=None,
+                name="server",
+                text="Your report was sent to the host of this server. Thank you.",
+            )
+        )
 
     def _get_record(self, conn: Conn, player: Player, message: m.GetRecord) -> None:
         text = self.store.record_json(message.record_id)
@@ -681,10 +854,70 @@ class Hub(Lobby):
             for table in list(self.tables.values()):
                 gone = table.humans_gone_at
                 if table.status == "playing" and gone is not None and now - gone > limit:
-                    log.info("table %s: abandoned; closed", table.code)
+                    log.info(
+                        "table %s: abandoned; closed",
+                        table.code,
+                        extra=event("table.close", table=table.code, reason="abandoned"),
+                    )
                     table.status = "closed"
                     self._save(table)
                     self._drop_table(table)
+
+    # ---- retention (server/retention.py) ---------------------------------------------
+
+    wall_clock: Callable[[], float] = time.time  # the retention's clock (tests move it)
+
+    def retention_policy(self) -> RetentionPolicy:
+        config = self.config
+        return RetentionPolicy(
+            keep_finished_days=config.keep_finished_days,
+            reclaim_days=config.reclaim_days,
+            keep_analyses_days=config.keep_analyses_days,
+        )
+
+    async def reclaim(self, now: float | None = None) -> Reclaimed:
+        """Delete what the retention policy lets go at ``now`` (Unix seconds; default
+        :attr:`wall_clock`), one batch of each kind a turn of the loop, each batch committed by a
+        flush; the tables in memory and connected players are kept."""
+        if not isinstance(self.store, Store):  # retention is the SQLite store's
+            log.info("retention: not available with this store; nothing is reclaimed")
+            return Reclaimed()
+        policy = self.retention_policy()
+        total = Reclaimed(more=True)
+        while total.more:
+            live_players = [p.id for p in self.players.values() if p.conn is not None]
+            try:
+                step = reclaim_step(
+                    self.store,
+                    policy,
+                    self.wall_clock() if now is None else now,
+                    live_tables=list(self.tables),
+                    live_players=live_players,
+                )
+            except (StoreError, sqlite3.Error) as error:  # a full disk: try again next time
+                log.error("retention: cannot reclaim now: %s", error)
+                self.flush()
+                break
+            self.flush()
+            total = total + step
+            await asyncio.sleep(0)
+        if total.total:
+            log.info(
+                "retention: reclaimed %d finished games, %d closed and %d waiting tables, "
+                "%d analyses, %d players",
+                total.finished_games,
+                total.closed_tables,
+                total.waiting_tables,
+                total.analyses,
+                total.players,
+            )
+        return total
+
+    async def keep_tidy(self) -> None:
+        """Forever: :meth:`reclaim` every ``retention_interval_seconds``."""
+        while True:
+            await asyncio.sleep(self.config.retention_interval_seconds)
+            await self.reclaim()
 
     # ---- shutdown -------------------------------------------------------------------
 
@@ -710,6 +943,10 @@ class RunningServer:
         shown = f"[{host}]" if ":" in host else host
         self.url = f"{'wss' if tls else 'ws'}://{shown}:{port}/"
         self._closed = False
+        self.metrics_server: Server | None = None
+        self.metrics_url: str | None = None  # http://127.0.0.1:PORT/metrics when served
+        self.admin_server: asyncio.Server | None = None
+        self.admin_path: str | None = None  # the admin socket (see server.admin)
 
     async def close(self) -> None:
         """Close every connection (code 1001), stop the bots, flush and close the store."""
@@ -719,6 +956,14 @@ class RunningServer:
         self.hub.closing = True
         self.server.close()
         await self.server.wait_closed()
+        if self.metrics_server is not None:
+            self.metrics_server.close()
+            await self.metrics_server.wait_closed()
+        if self.admin_server is not None:
+            self.admin_server.close()
+            await self.admin_server.wait_closed()
+            with contextlib.suppress(OSError):
+                os.unlink(self.admin_path or "")
         self.hub.close()
         log.info("server closed")
 
@@ -743,6 +988,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
     fd_limit = config.fd_limit if config.fd_limit is not None else raise_fd_limit()
     hub = Hub(config)
     try:
+        await hub.reclaim()  # before loading: what went is not loaded
         hub.load()
         server = await serve(
             hub.handler,
@@ -766,10 +1012,38 @@ async def start_server(config: ServerConfig) -> RunningServer:
         raise
     hub.spawn(watch_stalled(lambda: server.handlers.keys(), config))
     hub.spawn(hub.reap_abandoned())
+    hub.spawn(hub.keep_tidy())
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")
-    return RunningServer(hub, server, config.host, port, tls=tls is not None)
+    running = RunningServer(hub, server, config.host, port, tls=tls is not None)
+    if config.metrics_port is not None:
+        try:
+            running.metrics_server = await serve_metrics(
+                hub.metrics, config.metrics_host, config.metrics_port
+            )
+        except BaseException:
+            await running.close()
+            raise
+        bound = next(iter(running.metrics_server.sockets)).getsockname()
+        shown = f"[{bound[0]}]" if ":" in str(bound[0]) else str(bound[0])
+        running.metrics_url = f"http://{shown}:{bound[1]}/metrics"
+        log.info("metrics on %s", running.metrics_url)
+    admin_path = admin_socket_path(config)
+    if admin_path is not None:
+        try:
+            running.admin_server = await serve_admin(hub, admin_path)
+            running.admin_path = admin_path
+        except ServerError as error:
+            if config.admin_socket is not None:  # asked for by name: it must work
+                await running.close()
+                raise
+            # the default place: play goes on without moderation, and the log says why
+            log.warning("no admin socket (spades admin will not reach this server): %s", error)
+        except BaseException:
+            await running.close()
+            raise
+    return running
 
 
 def _tls_context(config: ServerConfig) -> ssl.SSLContext | None:

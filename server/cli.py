@@ -46,6 +46,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"SQLite store (default {default_db_path()}; ':memory:' keeps nothing)",
     )
     add(
+        "--store",
+        default="",
+        metavar="URL",
+        help="postgresql://USER@HOST:PORT/DB: keep everything in PostgreSQL instead of --db",
+    )
+    add(
         "--max-connections",
         type=int,
         default=d.max_connections,
@@ -155,6 +161,49 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
+    add(
+        "--log-format",
+        choices=("human", "json"),
+        default="human",
+        help="human lines (default) or one JSON object a line",
+    )
+    add(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve GET /metrics (Prometheus) on this port (default: off)",
+    )
+    add(
+        "--admin-socket",
+        default=None,
+        help="unix socket for 'spades admin' (default: DB.admin beside a file store; '': none)",
+    )
+    add(
+        "--metrics-host",
+        default=d.metrics_host,
+        help=f"address of the metrics port (default {d.metrics_host}: this machine only)",
+    )
+    add(
+        "--keep-finished-days",
+        type=float,
+        default=d.keep_finished_days,
+        help="days finished games (records, their actions and analyses) are kept "
+        f"(default {d.keep_finished_days:g}; 0: for ever)",
+    )
+    add(
+        "--reclaim-days",
+        type=float,
+        default=d.reclaim_days,
+        help="days before closed or never-started tables and players at no open table "
+        "are deleted "
+        f"(default {d.reclaim_days:g}; 0: never)",
+    )
+    add(
+        "--keep-analyses-days",
+        type=float,
+        default=d.keep_analyses_days,
+        help=f"days cached analyses are kept (default {d.keep_analyses_days:g}; 0: for ever)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -190,7 +239,14 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_bot_tables_per_address=args.max_bot_tables_per_address,
         bot_decisions_per_address=args.bot_decisions_per_address,
         keyfile=args.keyfile,
+        store_url=args.store,
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
+        admin_socket=args.admin_socket,
         trusted_proxies=tuple(args.trusted_proxy),
+        keep_finished_days=args.keep_finished_days,
+        reclaim_days=args.reclaim_days,
+        keep_analyses_days=args.keep_analyses_days,
     )
 
 
@@ -215,6 +271,8 @@ async def _serve(config: ServerConfig) -> None:
     print(f"spades server listening on {running.url}", flush=True)
     address = browser_address(config, running.host, running.port)
     print(f"play in a browser: {address} (nothing to install)", flush=True)
+    if running.metrics_url is not None:
+        print(f"metrics: {running.metrics_url}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -229,11 +287,9 @@ async def _serve(config: ServerConfig) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or Ctrl-C; returns the exit status."""
-    logging.basicConfig(
-        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    from server.logs import configure_logging
+
+    configure_logging(args.log_format, args.log_level)
     config = config_from_args(args)
     try:
         asyncio.run(_serve(config))

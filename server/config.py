@@ -25,6 +25,8 @@ class ServerConfig:
 
     - ``host``/``port``: where to listen (``port=0``: any free port, see ``RunningServer.port``).
     - ``db_path``: the SQLite store; ``":memory:"`` keeps nothing after the process ends.
+    - ``store_url``: a ``postgresql://USER@HOST:PORT/DB`` address: the PostgreSQL store
+      (one node of a cluster) instead of SQLite; ``""``: SQLite at ``db_path``.
     - ``max_message_bytes``: frames above it close the connection (code 1009).
     - ``max_connections``: more get ``server_full`` and a close (1013).
     - ``max_tables``: unfinished tables the server keeps; more get ``server_full``.
@@ -81,6 +83,15 @@ class ServerConfig:
     - ``bot_decisions_per_address``: bot decisions in flight at once for the tables of
       one address (the address that created the table or brought the bot); the rest
       wait their turn, so one address cannot take the whole bot worker pool.
+    - ``metrics_port``/``metrics_host``: where ``GET /metrics`` (Prometheus text) is
+      served, on a listener of its own (``None``: no metrics page; ``0``: any free port;
+      the host is loopback unless told otherwise).
+    - ``admin_socket``: the unix socket ``spades admin`` talks to (``None``: beside a file
+      store, ``DB.admin``, and none for an in-memory store; ``""``: none).
+    - ``keep_finished_days``/``reclaim_days``/``keep_analyses_days``: how long finished
+      games, closed or never-started tables and idle players, and cached analyses are kept (``0``:
+      for ever); reclaimed at start and every ``retention_interval_seconds`` (see
+      :mod:`server.retention`).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -126,7 +137,16 @@ class ServerConfig:
     pings_per_second: float = 2.0
     ping_burst: int = 20
     handshake_timeout: float = 5.0
+    store_url: str = ""
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    admin_socket: str | None = None
     trusted_proxies: tuple[str, ...] = ()
+    # retention (server/retention.py): days each kind is kept, 0 for ever
+    keep_finished_days: float = 365.0
+    reclaim_days: float = 7.0
+    keep_analyses_days: float = 30.0
+    retention_interval_seconds: float = 3600.0
 
     @property
     def database(self) -> str:

@@ -25,6 +25,7 @@ from websockets.protocol import State
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, encode, encode_for, json_from_msgpack
 from server.config import ServerConfig
+from server.logs import event
 from server.tables import Player
 
 __all__ = [
@@ -184,7 +185,13 @@ class Conn:
             self.flush()
         self.closed = True
         self.pending = []
-        log.info("connection %d: closing (%d %s)", self.id, code, reason)
+        log.info(
+            "connection %d: closing (%d %s)",
+            self.id,
+            code,
+            reason,
+            extra=event("connection.closing", conn=self.id, code=code, reason=reason),
+        )
         self.close_task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
 

@@ -17,6 +17,7 @@ from engine import EngineError, RuleSet
 from protocol import messages as m
 from server.connection import Conn, RequestError
 from server.limits import AddressLimits, LimitError
+from server.logs import event
 from server.room import TableRoom
 from server.rulebounds import check_score_range
 from server.tables import CODE_ALPHABET, Player, Seat, Table
@@ -70,9 +71,11 @@ class Lobby(TableRoom):
         return table
 
     def _new_code(self) -> str:
+        """A code no table has, in memory or in the store (a finished or closed table's
+        rows stay there: reusing its code would mix two tables' action logs)."""
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
-            if code not in self.tables:
+            if code not in self.tables and self.store.load_table(code) is None:
                 return code
 
     def _list_tables(self, conn: Conn, player: Player, message: m.ListTables) -> None:
@@ -133,6 +136,7 @@ class Lobby(TableRoom):
             table.code,
             table.preset or "custom rules",
             "private" if table.private else "open",
+            extra=event("table.create", table=table.code, preset=table.preset, conn=conn.id),
         )
         conn.send(created)
         if not table.empty_seats():
@@ -238,4 +242,4 @@ class Lobby(TableRoom):
             spectator.send(m.Left(table=table.code))
         table.spectators.clear()
         del self.tables[table.code]
-        log.info("table %s: closed", table.code)
+        log.info("table %s: closed", table.code, extra=event("table.close", table=table.code))

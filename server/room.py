@@ -21,6 +21,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
@@ -41,7 +42,10 @@ from protocol.errors import ConversionError
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.connection import Conn, RequestError
-from server.store import Store, StoreError
+from server.logs import event
+from server.metrics import Metrics
+from server.storage import Storage
+from server.store import StoreError
 from server.tables import Level, Player, Seat, Table
 
 __all__ = ["TableRoom"]
@@ -54,8 +58,9 @@ class TableRoom:
 
     # what the room uses from the hub (set in Hub.__init__)
     config: ServerConfig
-    store: Store
+    store: Storage
     bots: BotRunner
+    metrics: Metrics
     tables: dict[str, Table]
     players: dict[str, Player]
     _touched: set[str]
@@ -237,7 +242,20 @@ class TableRoom:
     def _start_game(self, table: Table) -> None:
         table.status = "playing"
         self._save(table)
-        log.info("table %s: game %d starts", table.code, table.game_no)
+        log.info(
+            "table %s: game %d starts",
+            table.code,
+            table.game_no,
+            extra=event(
+                "table.start",
+                table=table.code,
+                game=table.game_no,
+                seats=[
+                    seat.kind if seat.kind != "bot" else f"bot:{seat.bot_level}"
+                    for seat in table.seats
+                ],
+            ),
+        )
         self._send_update(table)
         self._advance(table)
 
@@ -287,6 +305,8 @@ class TableRoom:
             raise
         if seat is not None and seq is not None:
             table.seats[seat].seqs[seq] = state.version
+        actor = "dealer" if seat is None else "human" if conn is not None else "bot"
+        self.metrics.action(actor, from_request=conn is not None)
         if conn is not None and seq is not None:
             conn.send(m.Ack(table=table.code, seq=seq, version=state.version, id=req_id))
         if isinstance(action, Deal | Commit):
@@ -439,8 +459,10 @@ class TableRoom:
             if not self._bot_may_act(table, index, game_no, version, forced):
                 return
             view = table.state.view_for(index)
+            started = time.perf_counter()
             try:
                 action = await self.bots.decide(view, level, secrets.randbits(63))
+                self.metrics.bot_decided(level, time.perf_counter() - started)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -465,7 +487,21 @@ class TableRoom:
             seat.rematch = seat.kind == "bot"
         self._stop_tasks(table, holds=False)
         self._save(table)
-        log.info("table %s: game %d over (%s)", table.code, table.game_no, reason)
+        log.info(
+            "table %s: game %d over (%s)",
+            table.code,
+            table.game_no,
+            reason,
+            extra=event(
+                "table.end",
+                table=table.code,
+                game=table.game_no,
+                reason=reason,
+                winner=winner,
+                scores=list(state.scores),
+                record=record_id,
+            ),
+        )
         lines = tuple(
             m.ScoreLine(seat=i, name=table.seats[i].name, score=state.scores[i], bags=state.bags[i])
             for i in (0, 1)

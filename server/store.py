@@ -26,7 +26,15 @@ from typing import Any
 
 from server.errors import ServerError
 
-__all__ = ["ActionRow", "PlayerRow", "Store", "StoreError", "TableRow", "token_hash"]
+__all__ = [
+    "ActionRow",
+    "FencedError",
+    "PlayerRow",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "token_hash",
+]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -69,6 +77,10 @@ CREATE TABLE IF NOT EXISTS analyses (
     analysis TEXT NOT NULL,
     PRIMARY KEY (record_id, seat, level)
 );
+CREATE TABLE IF NOT EXISTS fences (
+    code TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL
+);
 """
 
 
@@ -80,6 +92,20 @@ class StoreError(ServerError):
     (say the disk is full): nothing since the last commit is stored, and the caller must
     bring its memory back to what is.
     """
+
+
+class FencedError(StoreError):
+    """Another node claimed a table of this transaction under a higher lease generation.
+
+    Raised by ``claim_table`` (a higher generation is stored already) and by ``commit``
+    (a table this node claimed was claimed since by someone else: the whole transaction
+    was rolled back, nothing of it is stored). ``codes`` names the tables this node must
+    stop running.
+    """
+
+    def __init__(self, codes: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.codes = codes
 
 
 def token_hash(token: str) -> str:
@@ -136,6 +162,9 @@ class Store:
         self._open = False
         self._lost: str | None = None  # why the open transaction's writes were lost
         self.write_attempts = 0  # every write tried, so a caller can tell who wrote
+        self.claimed: dict[str, int] = {}  # table code -> lease generation this node holds
+        self._claims_before: dict[str, int | None] = {}  # claims made in the open transaction
+        self._table_writes: set[str] = set()  # tables written in the open transaction
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
         self.wal_limit_bytes = wal_limit_bytes
@@ -213,16 +242,50 @@ class Store:
         lost, self._lost = self._lost, None
         if lost is not None:
             self._open = False
+            self._forget_transaction(committed=False)
             raise StoreError(lost)
         if not self._open:
             return
+        committed = False
         try:
+            self._check_fences()
             self._db.execute("COMMIT")
+            committed = True
+        except FencedError:
+            self._abandon()
+            raise
         except sqlite3.Error as error:
             self._abandon()
             raise StoreError(f"commit failed: {error}") from error
         finally:
             self._open = False
+            self._forget_transaction(committed)
+
+    def _check_fences(self) -> None:
+        """Raise :class:`FencedError` if a claimed table written in this transaction has
+        been claimed since under another generation (the caller rolls back). The open
+        transaction holds SQLite's write lock, so nobody can claim between here and COMMIT."""
+        codes = sorted(code for code in self._table_writes if code in self.claimed)
+        stale = []
+        for code in codes:
+            row = self._db.execute("SELECT generation FROM fences WHERE code = ?", (code,))
+            stored = row.fetchone()
+            if stored is None or stored[0] != self.claimed[code]:
+                stale.append(code)
+        if stale:
+            raise FencedError(
+                tuple(stale), f"tables claimed by another node since: {', '.join(stale)}"
+            )
+
+    def _forget_transaction(self, committed: bool) -> None:
+        if not committed:  # claims made inside a lost transaction were never stored
+            for code, before in self._claims_before.items():
+                if before is None:
+                    self.claimed.pop(code, None)
+                else:
+                    self.claimed[code] = before
+        self._claims_before.clear()
+        self._table_writes.clear()
 
     def rollback(self) -> None:
         """Forget the writes made since the last commit (a no-op when there are none)."""
@@ -230,6 +293,7 @@ class Store:
         if self._open:
             self._open = False
             self._abandon()
+        self._forget_transaction(committed=False)
 
     def _abandon(self) -> None:
         # after a failed COMMIT SQLite may or may not have rolled back already
@@ -249,16 +313,22 @@ class Store:
         finally:
             self._db.close()
 
-    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+    def _write(self, sql: str, params: tuple[Any, ...], table: str | None = None) -> None:
         self.write_attempts += 1
+        if table is not None:
+            self._table_writes.add(table)
         if self._lost is not None:
             # the transaction is gone: a write now would start a new one and store half
             # of this turn; refuse until the caller has committed (and heard of the loss)
             raise StoreError(self._lost)
         if self.autocommit:
-            with self._db:
-                self._db.execute("BEGIN")
-                self._db.execute(sql, params)
+            try:
+                with self._db:  # commits, or rolls back on any exception
+                    self._db.execute("BEGIN")
+                    self._db.execute(sql, params)
+                    self._check_fences()
+            finally:
+                self._table_writes.clear()
             return
         if not self._open:
             self._db.execute("BEGIN")
@@ -303,6 +373,7 @@ class Store:
             "ON CONFLICT (code) DO UPDATE SET data = excluded.data, status = excluded.status, "
             "game_no = excluded.game_no, updated = julianday('now')",
             (code, json.dumps(data), status, game_no),
+            table=code,
         )
 
     def load_table(self, code: str) -> TableRow | None:
@@ -327,6 +398,7 @@ class Store:
         self._write(
             "INSERT INTO actions (code, game_no, idx, seat, action, seq) VALUES (?, ?, ?, ?, ?, ?)",
             (code, game_no, index, seat, action, seq),
+            table=code,
         )
 
     def load_actions(self, code: str, game_no: int) -> list[ActionRow]:
@@ -337,12 +409,39 @@ class Store:
         ).fetchall()
         return [ActionRow(idx, seat, action, seq) for idx, seat, action, seq in rows]
 
+    # ---- fencing ---------------------------------------------------------------------
+
+    def claim_table(self, code: str, generation: int) -> None:
+        """This node now runs table ``code`` under lease ``generation``.
+
+        Stores the generation as the table's fence (it only ever grows); from now on every
+        commit that writes for ``code`` checks that the fence is still ``generation``.
+        Claim first, then load the table, so its state includes every commit made under
+        an older generation. Inside an open transaction the claim is part of it (and is
+        forgotten if that transaction is lost). Raises :class:`FencedError` when a higher
+        generation is stored already, :class:`StoreError` when the store fails.
+        """
+        self._write(
+            "INSERT INTO fences (code, generation) VALUES (?, ?) ON CONFLICT (code) DO UPDATE "
+            "SET generation = excluded.generation WHERE fences.generation <= excluded.generation",
+            (code, generation),
+        )
+        row = self._db.execute("SELECT generation FROM fences WHERE code = ?", (code,)).fetchone()
+        if row is None or row[0] != generation:
+            raise FencedError(
+                (code,), f"table {code} is claimed under generation {row and row[0]} > {generation}"
+            )
+        if self._open and code not in self._claims_before:
+            self._claims_before[code] = self.claimed.get(code)
+        self.claimed[code] = generation
+
     # ---- records ---------------------------------------------------------------------
 
     def save_record(self, record_id: str, code: str, game_no: int, record: dict[str, Any]) -> None:
         self._write(
             "INSERT OR REPLACE INTO records (record_id, code, game_no, record) VALUES (?, ?, ?, ?)",
             (record_id, code, game_no, json.dumps(record)),
+            table=code,
         )
 
     def record_json(self, record_id: str) -> str | None:
@@ -366,3 +465,93 @@ class Store:
             (record_id, seat, level),
         ).fetchone()
         return None if row is None else str(row[0])
+
+    # ---- retention (what server/retention.py reclaims; each call deletes at most
+    # ``limit`` rows of its kind, with what depends on them, and returns how many) -----
+    # Times are julian days (as SQLite's julianday() stores them), so a caller injects
+    # its clock: ``julian_day(time.time())``. "Live" tables are those not closed.
+
+    _RETENTION_INDEXES = (
+        "CREATE INDEX IF NOT EXISTS records_by_game ON records (code, game_no)",
+        "CREATE INDEX IF NOT EXISTS records_by_age ON records (created)",
+        "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated)",
+        "CREATE INDEX IF NOT EXISTS players_by_age ON players (created)",
+    )
+
+    def prepare_retention(self) -> None:
+        """Add the indexes the retention queries need (once; cheap when they exist)."""
+        for sql in self._RETENTION_INDEXES:
+            self._write(sql, ())
+
+    def _delete_rows(self, table: str, rowids: list[int]) -> None:
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            self._write(f"DELETE FROM {table} WHERE rowid IN ({marks})", tuple(chunk))
+
+    def reclaim_closed_tables(self, before: float, limit: int) -> int:
+        """Delete closed tables (and their actions) last changed before ``before``: nothing
+        reads them again (their finished games live on in their records)."""
+        rows = self._db.execute(
+            "SELECT rowid, code FROM tables WHERE status = 'closed' AND updated < ? LIMIT ?",
+            (before, limit),
+        ).fetchall()
+        for _, code in rows:
+            self._write("DELETE FROM actions WHERE code = ?", (code,))
+        self._delete_rows("tables", [rowid for rowid, _ in rows])
+        return len(rows)
+
+    def reclaim_waiting_tables(self, before: float, live_codes: list[str], limit: int) -> int:
+        """Delete tables still waiting for their first game since before ``before`` (and
+        their actions), except those in ``live_codes`` (the server has them in memory)."""
+        rows = self._db.execute(
+            "SELECT rowid, code FROM tables WHERE status = 'waiting' AND updated < ? "
+            "AND code NOT IN (SELECT value FROM json_each(?)) LIMIT ?",
+            (before, json.dumps(live_codes), limit),
+        ).fetchall()
+        for _, code in rows:
+            self._write("DELETE FROM actions WHERE code = ?", (code,))
+        self._delete_rows("tables", [rowid for rowid, _ in rows])
+        return len(rows)
+
+    def reclaim_finished_games(self, before: float, limit: int) -> int:
+        """Delete game records made before ``before`` with their game's actions and their
+        analyses; a record a live table still shows (its last game) stays."""
+        rows = self._db.execute(
+            "SELECT r.rowid, r.record_id, r.code, r.game_no FROM records r "
+            "WHERE r.created < ? AND NOT EXISTS (SELECT 1 FROM tables t "
+            "WHERE t.code = r.code AND t.status != 'closed' AND (t.game_no = r.game_no "
+            "OR json_extract(t.data, '$.record_id') = r.record_id)) LIMIT ?",
+            (before, limit),
+        ).fetchall()
+        for _, record_id, code, game_no in rows:
+            self._write("DELETE FROM actions WHERE code = ? AND game_no = ?", (code, game_no))
+            self._write("DELETE FROM analyses WHERE record_id = ?", (record_id,))
+        self._delete_rows("records", [row[0] for row in rows])
+        return len(rows)
+
+    def reclaim_analyses(self, before: float, limit: int) -> int:
+        """Delete cached analyses of records made before ``before``, and of records that
+        are gone (an analysis is worked out again on request)."""
+        rows = self._db.execute(
+            "SELECT a.rowid FROM analyses a LEFT JOIN records r ON r.record_id = a.record_id "
+            "WHERE r.record_id IS NULL OR r.created < ? LIMIT ?",
+            (before, limit),
+        ).fetchall()
+        self._delete_rows("analyses", [row[0] for row in rows])
+        return len(rows)
+
+    def reclaim_players(self, before: float, live_players: list[str], limit: int) -> int:
+        """Delete players stored before ``before`` who sit at no live table, except those
+        in ``live_players`` (connected now). A player row is a name and a token's hash:
+        without a table there is nothing to come back to."""
+        rows = self._db.execute(
+            "SELECT rowid FROM players WHERE created < ? "
+            "AND id NOT IN (SELECT value FROM json_each(?)) "
+            "AND id NOT IN (SELECT json_extract(s.value, '$.player_id') "
+            "FROM tables t, json_each(t.data, '$.seats') s WHERE t.status != 'closed' "
+            "AND json_extract(s.value, '$.player_id') IS NOT NULL) LIMIT ?",
+            (before, json.dumps(live_players), limit),
+        ).fetchall()
+        self._delete_rows("players", [row[0] for row in rows])
+        return len(rows)

@@ -82,6 +82,8 @@ const state = {
   lastTrick: null, // {trick, number} shown during the pause after a trick
   log: [],
   chat: [],
+  chatMuted: false, // "/mute" typed in chat: the others' lines are no longer shown
+  chatHidden: 0,
   handWindow: null, // {result, check}
   gameOver: null,
   sheetOpen: false,
@@ -167,6 +169,26 @@ function endPause() {
   drain();
 }
 
+// our own line's echo, or the server's ("server" is a reserved name: nobody forges it)
+function chatFromMeOrServer(message) {
+  if (message.seat === null) {
+    return message.name === "server" || (state.welcome !== null && message.name === state.welcome.name);
+  }
+  return message.seat === mySeat();
+}
+
+// "/mute" and "/unmute" are this page's own business: nothing is sent
+function chatCommand(text) {
+  const command = text.toLowerCase();
+  if (command !== "/mute" && command !== "/unmute") return false;
+  state.chatMuted = command === "/mute";
+  if (state.chatMuted) addLog("Chat from the others is hidden here; /unmute in chat shows it again.");
+  else addLog(`Chat shown again (${state.chatHidden} lines were hidden).`);
+  if (!state.chatMuted) state.chatHidden = 0;
+  render();
+  return true;
+}
+
 function mySeat() {
   return state.table ? state.table.your_seat : null;
 }
@@ -221,6 +243,10 @@ function handle(message) {
       }
       return;
     case "chat":
+      if (state.chatMuted && !chatFromMeOrServer(message)) {
+        state.chatHidden += 1;
+        return;
+      }
       if (message.table === state.code) {
         state.chat.push(message);
         if (state.chat.length > 50) state.chat.shift();
@@ -446,6 +472,13 @@ function onError(error) {
     state.notice = error.message;
     return;
   }
+  if (error.code === "banned") {
+    // the host banned this name or address: coming back would only be refused again
+    state.conn.stop();
+    state.screen = "name";
+    state.notice = error.message;
+    return;
+  }
   if (error.request === "join_table" && error.code === "table_full" && state.code) {
     // the link's table has two players already: watch it instead
     state.conn.send({ type: "watch_table", code: state.code });
@@ -649,7 +682,7 @@ function renderTable() {
       <ol class="log" aria-live="polite">${state.log.slice(-12).map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ol>
       <h2>Chat</h2>
       <ol class="chat">${state.chat.slice(-8).map((c) => `<li><strong>${escapeHtml(c.name)}${c.seat === null ? " (watching)" : ""}:</strong> ${escapeHtml(c.text)}</li>`).join("")}</ol>
-      <form id="chat-form"><input id="chat-input" maxlength="200" autocomplete="off" aria-label="chat message" placeholder="Say something (m)"><button type="submit">Send</button></form>
+      <form id="chat-form"><input id="chat-input" maxlength="200" autocomplete="off" aria-label="chat message" placeholder="Say something (m) · /mute hides the others"><button type="submit">Send</button></form>
     </aside>`;
 }
 
@@ -853,7 +886,7 @@ function renderHelp() {
     <dt>←/→, Enter</dt><dd>choose a playable card, play it</dd><dt>qs, 10h, th</dt><dd>type a card to play it</dd>
     <dt>k / d</dt><dd>draft: keep / discard</dd><dt>0–13, n, Enter</dt><dd>bid (n: nil)</dd><dt>y / n</dt><dd>blind nil</dd>
     <dt>Space, Enter</dt><dd>exchange: pick a card, give them; after a trick: go on</dd><dt>s / o / ?</dt><dd>score sheet, settings, keys</dd>
-    <dt>m</dt><dd>chat</dd><dt>b</dt><dd>bring in the bot</dd><dt>r / l</dt><dd>game over: rematch / leave</dd></dl>
+    <dt>m</dt><dd>chat (type /mute to hide the others' chat, /unmute to show it; /report TEXT tells the host)</dd><dt>b</dt><dd>bring in the bot</dd><dt>r / l</dt><dd>game over: rematch / leave</dd></dl>
     <div class="choices"><button type="button" data-close>Close (Esc)</button></div></div>`;
 }
 
@@ -1189,7 +1222,7 @@ function main() {
     event.preventDefault();
     const input = $("#chat-input");
     const text = input.value.trim();
-    if (text && state.code) state.conn.send({ type: "chat", code: state.code, text });
+    if (text && state.code && !chatCommand(text)) state.conn.send({ type: "chat", code: state.code, text });
     input.value = "";
   });
   document.addEventListener("change", (event) => {

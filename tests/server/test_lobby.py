@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 
+import pytest
+
 from protocol import messages as m
-from server import RunningServer
+from server import RunningServer, lobby
 from tests.server.helpers import FAST, Client, play_to_end, run, two_players
 
 
@@ -98,3 +101,20 @@ async def _code(client: Client) -> str:
     assert client.welcome is not None
     listed = await client.request(m.ListTables(), m.TableList)
     return listed.tables[0].code
+
+
+def test_a_new_table_never_reuses_the_code_of_a_stored_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def test(server: RunningServer) -> None:
+        first, second, old = await two_players(server)
+        await first.request(m.Leave(code=old), m.Left)
+        await second.request(m.Leave(code=old), m.Left)
+        assert old not in server.hub.tables  # closed: only the store has it now
+        # the code generator draws the old code first, then a fresh one
+        draws = itertools.chain(old, itertools.repeat("Z"))
+        monkeypatch.setattr(lobby.secrets, "choice", lambda alphabet: next(draws))
+        created = await first.request(m.CreateTable(), m.Snapshot)
+        assert created.table.code == "Z" * 8 != old
+
+    run(test)

@@ -25,14 +25,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class ServerProcess:
-    """``python3 -m server --port 0 --db PATH`` with test-friendly limits."""
+    """``python3 -m server --port 0 --db PATH`` with test-friendly limits (and ``extra``
+    flags, such as ``--store postgresql://...``)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *extra: str) -> None:
         self.proc = subprocess.Popen(
             [
                 sys.executable, "-m", "server", "--port", "0", "--db", str(db),
                 "--bot-delay", "0", "--bot-workers", "0", "--rate", "10000",
-                "--rate-burst", "10000", "--log-level", "WARNING",
+                "--rate-burst", "10000", "--log-level", "WARNING", *extra,
             ],
             cwd=ROOT,
             stdout=subprocess.PIPE,

@@ -1,0 +1,551 @@
+"""The PostgreSQL store: the SQLite store's API and guarantees on a shared database.
+
+psycopg 3, synchronous: the hub commits once per turn of its event loop, before any frame
+of that turn leaves, and that commit point is one synchronous call (as with SQLite). An
+async driver (asyncpg) would turn every store call of the hub into an ``await`` and open
+the game loop to interleavings between "applied" and "stored"; the synchronous calls keep
+the hub store-agnostic. Writes gather in one open transaction (``on_begin`` is called when
+it opens) and :meth:`PgStore.commit` commits them::
+
+    store = PgStore("postgresql://spades@127.0.0.1:5432/spades", autocommit=False)
+    store.claim_table("K7QX2M9A", generation=3)       # fencing: see claim_table
+    store.append_action("K7QX2M9A", game_no=1, index=1, seat=None, action="deal ...", seq=None)
+    store.commit()                                     # StoreError / FencedError: nothing stored
+
+A turn's writes are held in memory and sent at its commit together with BEGIN, the
+fence check and COMMIT, in one pipeline (one round trip per turn of the hub's loop, however
+many actions it holds); a read inside the turn sends the writes held so far first, so it
+sees them. Any failed statement loses the whole turn (PostgreSQL aborts the transaction):
+the error is a :class:`StoreError` at the commit and the caller restores from the store.
+A connection the server closed (a restart, a terminated backend) is noticed before a turn
+is sent on it and opened again, so that turn is not lost; one lost in the middle of a
+commit loses that turn only. The schema is created on open (idempotent, under an advisory
+lock so that nodes starting together do not race) and carries a version in ``meta``.
+
+psycopg is imported here only: the embedded SQLite server never needs it.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from psycopg import conninfo
+
+from server.store import (
+    ActionRow,
+    FencedError,
+    PlayerRow,
+    StoreError,
+    TableRow,
+    token_hash,
+)
+
+__all__ = ["SCHEMA_VERSION", "PgStore"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS players (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
+    """CREATE TABLE IF NOT EXISTS tables (
+        code TEXT PRIMARY KEY,
+        data TEXT NOT NULL,
+        status TEXT NOT NULL,
+        game_no INTEGER NOT NULL,
+        updated TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    )""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        code TEXT NOT NULL,
+        game_no INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        seat INTEGER,
+        action TEXT NOT NULL,
+        seq BIGINT,
+        PRIMARY KEY (code, game_no, idx)
+    )""",
+    """CREATE TABLE IF NOT EXISTS records (
+        record_id TEXT PRIMARY KEY,
+        code TEXT NOT NULL,
+        game_no INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        created TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
+    """CREATE TABLE IF NOT EXISTS analyses (
+        record_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        level TEXT NOT NULL,
+        analysis TEXT NOT NULL,
+        PRIMARY KEY (record_id, seat, level)
+    )""",
+    # a table's fence: the highest lease generation any node claimed it under
+    """CREATE TABLE IF NOT EXISTS fences (
+        code TEXT PRIMARY KEY,
+        generation BIGINT NOT NULL
+    )""",
+    # Run inside a commit: raises SQLSTATE SP001 (the stale codes in its detail) when a
+    # table is claimed under another generation than the caller's. FOR SHARE holds the
+    # fence rows until the commit, so a claim waits for it; the second statement takes a
+    # fresh snapshot after the locks, so it sees every claim committed before them.
+    """CREATE OR REPLACE FUNCTION spades_check_fences(codes TEXT[], generations BIGINT[])
+    RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+        stale TEXT;
+    BEGIN
+        PERFORM 1 FROM fences WHERE code = ANY(codes) ORDER BY code FOR SHARE;
+        SELECT string_agg(c.code, ',' ORDER BY c.code) INTO stale
+        FROM unnest(codes, generations) AS c(code, generation)
+        WHERE NOT EXISTS (
+            SELECT 1 FROM fences f WHERE f.code = c.code AND f.generation = c.generation
+        );
+        IF stale IS NOT NULL THEN
+            RAISE EXCEPTION 'tables claimed by another node since: %', stale
+                USING ERRCODE = 'SP001', DETAIL = stale;
+        END IF;
+    END
+    $$""",
+]
+
+_FENCED = "SP001"  # spades_check_fences: a fence moved
+
+# a second connection for claims, so a claim never commits half of the hub's open turn
+_CLAIM = (
+    "INSERT INTO fences (code, generation) VALUES (%s, %s) ON CONFLICT (code) DO UPDATE "
+    "SET generation = excluded.generation WHERE fences.generation <= excluded.generation "
+    "RETURNING generation"
+)
+
+
+def _display(dsn: str) -> str:
+    """The DSN without its password, for messages and logs."""
+    try:
+        parts = conninfo.conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "postgresql://(unparsable address)"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+
+
+def _notice_close(connection: psycopg.Connection[Any]) -> None:
+    """Read what an idle connection has been sent, without waiting: a server that ended
+    the session (restarted, or the backend was terminated) has sent an error and closed
+    it, and libpq marks the connection bad, so it is replaced before a turn is sent on
+    it rather than losing that turn. A silent network stays unnoticed until used."""
+    for _ in range(4):
+        if connection.broken:
+            return
+        try:
+            readable, _, _ = select.select([connection.fileno()], [], [], 0)
+        except (OSError, ValueError, psycopg.Error):
+            return
+        if not readable:
+            return
+        try:
+            connection.pgconn.consume_input()
+        except psycopg.Error:
+            return  # the connection is bad now: psycopg reports it as broken
+        if connection.pgconn.status != psycopg.pq.ConnStatus.OK:
+            return
+
+
+def _reason(error: BaseException) -> str:
+    """One line for a log or a StoreError: the server's primary message only (its DETAIL
+    may quote row values, a token hash say, that have no business in a log)."""
+    text = str(error)
+    if isinstance(error, psycopg.Error) and error.diag.message_primary:
+        text = error.diag.message_primary
+    return " ".join(text.split()) or type(error).__name__
+
+
+class PgStore:
+    """All persistent state in one PostgreSQL database. Use it from one thread.
+
+    ``PgStore(dsn)`` raises :class:`StoreError` (one line: the address without its password
+    and what is wrong) when the database cannot be reached, written or understood.
+    """
+
+    def __init__(
+        self,
+        dsn: str,
+        autocommit: bool = True,
+        on_begin: Callable[[], None] | None = None,
+        connect_timeout: float = 5.0,
+    ) -> None:
+        self.dsn = dsn
+        self.display = _display(dsn)
+        self.autocommit = autocommit
+        self.on_begin = on_begin
+        self.connect_timeout = connect_timeout
+        self.write_attempts = 0  # every write tried, so a caller can tell who wrote
+        # for the benchmark's per-action figures: statements run, exchanges with the server
+        self.statements = 0
+        self.round_trips = 0
+        self.claimed: dict[str, int] = {}  # table code -> lease generation this node holds
+        self._table_writes: set[str] = set()  # tables written in the open transaction
+        self._held: list[tuple[str, tuple[Any, ...] | None]] = []  # writes not sent yet
+        self._begun = False  # BEGIN of the open transaction sent
+        self._open = False
+        self._lost: str | None = None  # why the open transaction's writes were lost
+        self._claims: psycopg.Connection[Any] | None = None
+        try:
+            self._db = self._connect()
+        except psycopg.Error as error:
+            raise StoreError(f"cannot open the store {self.display}: {_reason(error)}") from None
+        try:
+            self._create_schema()
+        except psycopg.Error as error:
+            self._db.close()
+            raise StoreError(f"cannot open the store {self.display}: {_reason(error)}") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    # ---- connection -------------------------------------------------------------------
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        # autocommit at the driver level: this class says BEGIN and COMMIT itself, so a
+        # read between turns never leaves a transaction open
+        connection = psycopg.connect(
+            self.dsn,
+            autocommit=True,
+            connect_timeout=max(1, round(self.connect_timeout)),
+            # a dead peer fails a call within seconds instead of hanging the event loop
+            tcp_user_timeout=int(self.connect_timeout * 1000),
+            keepalives_idle=5,
+            keepalives_interval=2,
+            keepalives_count=3,
+            application_name="spades",
+        )
+        # the event loop waits while a statement waits for a row lock (another node's
+        # commit or claim on the same table, which takes milliseconds): bound that wait,
+        # a turn that hits it is refused and retried (set here, not as a connection
+        # option, so that options given in the URL are kept)
+        connection.execute("SET lock_timeout = '5s'")
+        return connection
+
+    def _create_schema(self) -> None:
+        with self._db.transaction():
+            self._db.execute("SELECT pg_advisory_xact_lock(hashtext('spades schema'))")
+            for statement in _SCHEMA:
+                self._db.execute(statement)
+            self._db.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', %s) "
+                "ON CONFLICT (key) DO NOTHING",
+                (str(SCHEMA_VERSION),),
+            )
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'")
+            stored = int(row.fetchone()[0])  # type: ignore[index]
+            if stored > SCHEMA_VERSION:
+                raise StoreError(
+                    f"cannot open the store {self.display}: its schema is version {stored}, "
+                    f"newer than this server's {SCHEMA_VERSION}"
+                )
+            self._db.execute(
+                "INSERT INTO meta (key, value) VALUES ('opened', now()::text) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            )
+
+    def _usable(self) -> psycopg.Connection[Any]:
+        """The connection, opened again if it was lost (only outside a transaction)."""
+        if not (self._db.closed or self._db.broken):
+            _notice_close(self._db)
+        if self._db.closed or self._db.broken:
+            self._db.close()
+            self._db = self._connect()
+        return self._db
+
+    def _execute(self, sql: str, params: tuple[Any, ...] | None = None) -> psycopg.Cursor[Any]:
+        self.statements += 1
+        self.round_trips += 1
+        return self._db.execute(sql, params)
+
+    def _send(self, statements: list[tuple[str, tuple[Any, ...] | None]]) -> None:
+        """Run ``statements`` in one exchange with the server (libpq's pipeline mode):
+        the server answers them all at once, and stops at the first that fails (raised)."""
+        self.statements += len(statements)
+        self.round_trips += 1
+        with self._db.pipeline(), self._db.cursor() as cursor:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+
+    def _read(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """Rows of a query; it sees this store's own uncommitted writes (those held back
+        are sent first). Outside a transaction a lost connection is opened again once.
+
+        Raises :class:`StoreError` when the database cannot answer.
+        """
+        if self._open:
+            self._send_held()
+        for attempt in (1, 2):
+            try:
+                if not self._open:
+                    self._usable()
+                return self._execute(sql, params).fetchall()
+            except psycopg.OperationalError as error:
+                if self._open or attempt == 2:
+                    raise StoreError(f"read failed: {_reason(error)}") from error
+            except psycopg.Error as error:
+                raise StoreError(f"read failed: {_reason(error)}") from error
+        raise AssertionError("unreachable")
+
+    # ---- transactions -----------------------------------------------------------------
+    #
+    # Writes are held in memory until the commit (or a read) and then sent together with
+    # BEGIN, the fence check and COMMIT in one pipeline: one round trip per turn of the
+    # hub's loop however many actions it holds. Nothing of a transaction reaches the
+    # server before its commit is asked for, so a lost turn has nothing to undo there.
+
+    def _write(self, sql: str, params: tuple[Any, ...], table: str | None = None) -> None:
+        self.write_attempts += 1
+        if self._lost is not None:
+            # the transaction is gone: a write now would start a new one and store half
+            # of this turn; refuse until the caller has committed (and heard of the loss)
+            raise StoreError(self._lost)
+        if table is not None:
+            self._table_writes.add(table)
+        if not self._open:
+            self._open = True
+            self._begun = False
+            if not self.autocommit and self.on_begin is not None:
+                self.on_begin()
+        self._held.append((sql, params))
+        if self.autocommit:
+            self.commit()
+
+    def _send_held(self) -> None:
+        """Send the writes held so far (with BEGIN when not sent yet) without committing.
+
+        Raises :class:`StoreError` (the transaction is lost) when one fails.
+        """
+        if self._lost is not None:
+            raise StoreError(self._lost)
+        if not self._held:
+            return
+        statements: list[tuple[str, tuple[Any, ...] | None]] = []
+        if not self._begun:
+            statements.append(("BEGIN", None))
+        statements.extend(self._held)
+        self._held = []
+        try:
+            if not self._begun:
+                self._usable()  # nothing sent yet: a lost connection may be replaced
+            self._begun = True
+            self._send(statements)
+        except psycopg.Error as error:
+            self._lost = f"write failed and the transaction was rolled back: {_reason(error)}"
+            raise StoreError(self._lost) from error
+
+    def commit(self) -> None:
+        """Commit the writes made since the last commit (``autocommit=False``).
+
+        The fences of the claimed tables written (see :meth:`claim_table`) are checked
+        inside the transaction, just before COMMIT. Raises :class:`FencedError` (nothing
+        stored) when one was claimed by another node since, :class:`StoreError` when the
+        writes are lost (a write failed, the connection went, the COMMIT failed). Either
+        way no transaction is left open.
+        """
+        lost, self._lost = self._lost, None
+        if lost is not None:
+            self._close_transaction()
+            raise StoreError(lost)
+        if not self._open:
+            return
+        statements: list[tuple[str, tuple[Any, ...] | None]] = []
+        if not self._begun:
+            statements.append(("BEGIN", None))
+        statements.extend(self._held)
+        codes = sorted(code for code in self._table_writes if code in self.claimed)
+        if codes:
+            generations = [self.claimed[code] for code in codes]
+            statements.append(("SELECT spades_check_fences(%s, %s)", (codes, generations)))
+        statements.append(("COMMIT", None))
+        try:
+            if not self._begun:
+                self._usable()  # nothing sent yet: a lost connection may be replaced
+            self._begun = True
+            self._send(statements)
+        except psycopg.Error as error:
+            self._close_transaction()
+            if error.sqlstate == _FENCED:
+                stale = tuple((error.diag.message_detail or "").split(","))
+                raise FencedError(
+                    stale, f"tables claimed by another node since: {', '.join(stale)}"
+                ) from None
+            raise StoreError(f"commit failed: {_reason(error)}") from error
+        self._open = False
+        self._begun = False
+        self._held = []
+        self._table_writes.clear()
+
+    def rollback(self) -> None:
+        """Forget the writes made since the last commit (a no-op when there are none)."""
+        self._lost = None
+        if self._open:
+            self._close_transaction()
+
+    def _close_transaction(self) -> None:
+        """Forget the open transaction here and on the server (rolled back)."""
+        self._open = False
+        self._begun = False
+        self._held = []
+        self._table_writes.clear()
+        if self._db.closed or self._db.broken:
+            return  # the server rolled it back when the connection went
+        if self._db.pgconn.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            try:
+                self._execute("ROLLBACK")
+            except psycopg.Error:
+                self._db.close()  # opened again at the next call
+
+    def close(self) -> None:
+        """Commit and close the connections."""
+        try:
+            self.commit()
+        finally:
+            self._db.close()
+            if self._claims is not None:
+                self._claims.close()
+
+    # ---- fencing ----------------------------------------------------------------------
+
+    def claim_table(self, code: str, generation: int) -> None:
+        """This node now runs table ``code`` under lease ``generation``.
+
+        ``generation`` comes from the table's lease and grows with each new owner. It is
+        stored (committed at once, on a connection of its own, whatever the hub's open
+        transaction holds) as the table's fence, which only ever grows; from now on every
+        commit that writes for ``code`` checks, inside its transaction, that the fence is
+        still ``generation``. Claim first, then load the table: a commit of the previous
+        owner either finished before the claim (and is loaded) or is refused.
+
+        Raises :class:`FencedError` when a higher generation is stored already (claiming
+        the same generation again is allowed), :class:`StoreError` when the store fails.
+        """
+        for attempt in (1, 2):
+            try:
+                if self._claims is None or self._claims.closed or self._claims.broken:
+                    if self._claims is not None:
+                        self._claims.close()
+                    self._claims = self._connect()
+                self.statements += 1
+                self.round_trips += 1
+                row = self._claims.execute(_CLAIM, (code, generation)).fetchone()
+                break
+            except psycopg.OperationalError as error:
+                if attempt == 2:
+                    raise StoreError(f"cannot claim table {code}: {_reason(error)}") from error
+            except psycopg.Error as error:
+                raise StoreError(f"cannot claim table {code}: {_reason(error)}") from error
+        if row is None:
+            raise FencedError(
+                (code,), f"table {code} is claimed under a generation above {generation}"
+            )
+        self.claimed[code] = generation
+
+    # ---- players ----------------------------------------------------------------------
+
+    def add_player(self, player_id: str, name: str, token: str) -> None:
+        self.add_player_hashed(player_id, name, token_hash(token))
+
+    def add_player_hashed(self, player_id: str, name: str, hashed: str) -> None:
+        """Store a player by the SHA-256 of its token (see :func:`token_hash`)."""
+        self._write(
+            "INSERT INTO players (id, name, token_hash) VALUES (%s, %s, %s)",
+            (player_id, name, hashed),
+        )
+
+    def player_by_token(self, token: str) -> PlayerRow | None:
+        rows = self._read(
+            "SELECT id, name FROM players WHERE token_hash = %s", (token_hash(token),)
+        )
+        return PlayerRow(rows[0][0], rows[0][1]) if rows else None
+
+    def player_count(self) -> int:
+        return int(self._read("SELECT count(*) FROM players", ())[0][0])
+
+    # ---- tables and actions -----------------------------------------------------------
+
+    def save_table(self, code: str, data: dict[str, Any], status: str, game_no: int) -> None:
+        self._write(
+            "INSERT INTO tables (code, data, status, game_no) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (code) DO UPDATE SET data = excluded.data, status = excluded.status, "
+            "game_no = excluded.game_no, updated = clock_timestamp()",
+            (code, json.dumps(data), status, game_no),
+            table=code,
+        )
+
+    def load_table(self, code: str) -> TableRow | None:
+        """The stored row of table ``code`` (whatever its status), or ``None``."""
+        rows = self._read("SELECT code, data, status, game_no FROM tables WHERE code = %s", (code,))
+        return TableRow(rows[0][0], str(rows[0][1]), rows[0][2], rows[0][3]) if rows else None
+
+    def load_tables(self) -> list[TableRow]:
+        """Every table that is not closed."""
+        rows = self._read(
+            "SELECT code, data, status, game_no FROM tables WHERE status != 'closed' "
+            "ORDER BY updated, code",
+            (),
+        )
+        return [TableRow(code, str(data), status, game_no) for code, data, status, game_no in rows]
+
+    def append_action(
+        self, code: str, game_no: int, index: int, seat: int | None, action: str, seq: int | None
+    ) -> None:
+        """Store one accepted action (``index`` is the state version it produced)."""
+        self._write(
+            "INSERT INTO actions (code, game_no, idx, seat, action, seq) "
+            "VALUES (%s, %s, %s, %s, %s, %s)",
+            (code, game_no, index, seat, action, seq),
+            table=code,
+        )
+
+    def load_actions(self, code: str, game_no: int) -> list[ActionRow]:
+        rows = self._read(
+            "SELECT idx, seat, action, seq FROM actions WHERE code = %s AND game_no = %s "
+            "ORDER BY idx",
+            (code, game_no),
+        )
+        return [ActionRow(idx, seat, action, seq) for idx, seat, action, seq in rows]
+
+    # ---- records ----------------------------------------------------------------------
+
+    def save_record(self, record_id: str, code: str, game_no: int, record: dict[str, Any]) -> None:
+        self._write(
+            "INSERT INTO records (record_id, code, game_no, record) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (record_id) DO UPDATE SET code = excluded.code, "
+            "game_no = excluded.game_no, record = excluded.record",
+            (record_id, code, game_no, json.dumps(record)),
+            table=code,
+        )
+
+    def record_json(self, record_id: str) -> str | None:
+        rows = self._read("SELECT record FROM records WHERE record_id = %s", (record_id,))
+        return str(rows[0][0]) if rows else None
+
+    # ---- analyses (a cache: each is worked out again from its record if lost) ---------
+
+    def save_analysis(self, record_id: str, seat: int, level: str, analysis_json: str) -> None:
+        self._write(
+            "INSERT INTO analyses (record_id, seat, level, analysis) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (record_id, seat, level) DO UPDATE SET analysis = excluded.analysis",
+            (record_id, seat, level, analysis_json),
+        )
+
+    def analysis_json(self, record_id: str, seat: int, level: str) -> str | None:
+        rows = self._read(
+            "SELECT analysis FROM analyses WHERE record_id = %s AND seat = %s AND level = %s",
+            (record_id, seat, level),
+        )
+        return str(rows[0][0]) if rows else None
