@@ -343,17 +343,22 @@ def _greedy_modes(util: Sequence[float]) -> list[int]:
     return modes
 
 
-def _solve(
-    hand0: int,
-    hand1: int,
-    leader: int,
-    trick_card: int,
-    spades_broken: bool,
-    won0: int,
-    utility: Sequence[float],
-    max_nodes: int | None,
-) -> tuple[float, int]:
-    util = list(utility)
+_Tables = tuple[list[float], list[list[float]], list[list[float]], list[int]]
+_TABLES: dict[tuple[float, ...], _Tables] = {}
+_TABLES_KEPT = 256
+
+
+def _tables(utility: Sequence[float]) -> _Tables:
+    """The utility as a list, its range bounds and greedy moods, computed once per utility.
+
+    A card decision runs thousands of solves with one utility table: building the bounds
+    for each solve cost more than most of the small searches themselves.
+    """
+    key = tuple(utility)
+    found = _TABLES.get(key)
+    if found is not None:
+        return found
+    util = list(key)
     size = len(util)
     # range bounds: best and worst utility reachable with final tricks in [low, high]
     top = [[0.0] * size for _ in range(size)]
@@ -368,19 +373,35 @@ def _solve(
                 worst = value
             top[low][high] = best
             bottom[low][high] = worst
+    if len(_TABLES) >= _TABLES_KEPT:
+        _TABLES.clear()
+    found = (util, top, bottom, _greedy_modes(util))
+    _TABLES[key] = found
+    return found
+
+
+def _solve(
+    hand0: int,
+    hand1: int,
+    leader: int,
+    trick_card: int,
+    spades_broken: bool,
+    won0: int,
+    utility: Sequence[float],
+    max_nodes: int | None,
+) -> tuple[float, int]:
+    util, top, bottom, modes = _tables(utility)
+    size = len(util)
     table: dict[tuple[int, int, int, int, bool, int], tuple[float, float]] = {}
     infinity = float("inf")
     budget = max_nodes if max_nodes is not None else -1
     counter = [0]
-    modes: list[int] = []
 
     def search(
         h0: int, h1: int, lead: int, card: int, broken: bool, won: int, alpha: float, beta: float
     ) -> float:
         if counter[0] == budget:
             # budget spent: value the rest by the greedy playout (no node counted)
-            if not modes:
-                modes.extend(_greedy_modes(util))
             final = greedy_playout(h0, h1, lead, card, broken, won, 0, modes)[0]
             return util[final if final < size else size - 1]
         counter[0] += 1

@@ -49,14 +49,16 @@ def game_worth(
     bags: tuple[int, int],
     me: int,
     tie_break: bool = True,
+    bag_share: float = _BAG_SHARE,
 ) -> float:
     """The worth to seat ``me`` of the position after a hand: about its chance to win.
 
-    With ``tie_break`` a small share of the (bag-adjusted) score difference is added.
+    With ``tie_break`` a small share of the (bag-adjusted) score difference is added;
+    ``bag_share`` is the part of a bag's future penalty charged now.
     """
     mine, theirs = scores[me], scores[1 - me]
     diff = mine - theirs
-    bag_cost = _BAG_SHARE * rules.bag_penalty / rules.bag_limit
+    bag_cost = bag_share * rules.bag_penalty / rules.bag_limit
     adjusted = diff - bag_cost * (bags[me] - bags[1 - me])
     bonus = _TIE_BREAK * adjusted if tie_break else 0.0
     target, lose = rules.target_score, rules.lose_score
@@ -115,7 +117,15 @@ def _wants(bid: int | None, won: int, other_bid: int | None, other_won: int) -> 
         return False  # help the other seat's nil fail
     if won < bid:  # type: ignore[operator]
         return True
-    return not other_nil and other_won < (other_bid or 0)
+    if other_nil:
+        return False
+    need = (other_bid or 0) - other_won
+    if need <= 0:
+        return False  # the other seat made its bid: every further trick is a bag
+    # Setting the other seat takes all but need - 1 of the tricks left, each one a bag if
+    # the set fails: chase it only while the other seat still needs half of them.
+    left = 13 - won - other_won
+    return 2 * need >= left
 
 
 def modes_table(bids: Sequence[int | None]) -> list[int]:

@@ -4,16 +4,18 @@ Card play (:func:`search_play`) is perfect-information Monte Carlo: draw the opp
 hidden hand many times from what the seat knows (the cards it has not seen, drawn as a
 drafted hand, without the suits the opponent has shown void in, and weighted by how well
 the hand fits the opponent's bid; at ``hard`` most draws also leave out the cards the
-opponent's follows rule out, see :func:`follow_exclusions`), and score every distinct
-legal card on each draw by
-playing the hand out; the card with the best average worth is played (the cheapest
-among equals). The playout is the greedy policy of :mod:`engine.fast`, its last few
-tricks solved exactly (``rollout_exact``); at ``hard``, once at most ``endgame_tricks``
-tricks are left, every draw is solved exactly by alpha-beta instead. The worth of a
-finished hand is the score-aware utility of :mod:`engine.bot.evaluate` (an estimate of
-the chance to win the game), so bags, nil bids and the target are weighed as the score
-stands. The exact solves of one decision share a node budget (``node_budget``), so its
-worst case is bounded.
+opponent's follows rule out, see :func:`follow_exclusions`, and every draw is weighted
+by how likely the opponent's follows were with it, see :func:`opponent_play_weight`),
+and score every distinct legal card on each draw by playing the hand out (at ``hard``
+half of the draws value every card and the rest only the two best so far, ``focus``);
+the card with the best average worth is played (the cheapest among equals). The playout
+is the greedy policy of :mod:`engine.fast`, its last few tricks solved exactly
+(``rollout_exact``); at ``hard``, once at most ``endgame_tricks`` tricks are left, every
+draw is solved exactly by alpha-beta instead. The worth of a finished hand is the
+score-aware utility of :mod:`engine.bot.evaluate` (an estimate of the chance to win the
+game), so bags, nil bids and the target are weighed as the score stands. The exact
+solves of one decision share a node budget (``node_budget``), so its worst case is
+bounded.
 
 Bidding (:func:`search_bid`) plays each drawn deal out twice: once with both seats taking
 what they can, once with the bot ducking every trick (a nil) against an opponent trying
@@ -42,6 +44,7 @@ __all__ = [
     "distinct_moves",
     "follow_exclusions",
     "opponent_bid_weight",
+    "opponent_play_weight",
     "play_noise",
     "search_bid",
     "search_play",
@@ -49,6 +52,7 @@ __all__ = [
 
 _LATE_SET_DISCOUNT = 0.3
 _MIN_SAMPLES = 8
+_FINALISTS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,12 @@ class SearchConfig:
     node_budget: int | None = None
     """At most this many exact-solver nodes per card decision (``None``: no bound), shared
     out among its solves in order, so the worst case is bounded and reproducible."""
+    bid_bag_share: float = 1.0
+    """The part of a bag's future penalty a bid charges now (see
+    :func:`engine.bot.evaluate.game_worth`): the higher, the closer it bids to its tricks."""
+    focus: bool = False
+    """Spend half of a card decision's deals on every card and the other half on the two
+    best cards after the first half (successive halving), instead of all on all."""
 
     def scaled(self, playouts: int) -> SearchConfig:
         """The same level with ``playouts`` playouts and the rest scaled alike."""
@@ -96,6 +106,8 @@ class SearchConfig:
             bid_spread=self.bid_spread,
             bid_shift=self.bid_shift,
             play_inference=self.play_inference,
+            focus=self.focus,
+            bid_bag_share=self.bid_bag_share,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
                 None
@@ -178,6 +190,79 @@ def opponent_bid_weight(view: PlayerView, know: Knowledge) -> Callable[[int], fl
     return weight
 
 
+_MISMATCH = 0.35
+"""Likelihood factor of one follow of the opponent that the follow model would not have
+played with a drawn hand (a hand is not ruled out: the opponent may play otherwise)."""
+
+
+def opponent_play_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
+    """The likelihood of a drawn opponent hand given its follows to the bot's leads
+    (``None``: no such follow yet, or the bids are not known).
+
+    The opponent's hand at each of those tricks is rebuilt from the drawn hand and the
+    cards it played since; the greedy follow of :mod:`engine.fast` in the opponent's
+    mood at that trick (wanting the trick or ducking it, from both bids and the trick
+    score) is the model of its play. Each follow the model would have played (or a card
+    equivalent to it for the opponent) keeps the weight, each other one multiplies it by
+    :data:`_MISMATCH`. Unlike :func:`follow_exclusions` this reads discards and ruffs too.
+    """
+    me, opp = know.me, know.opp
+    my_bid = 0 if view.blind_nil[me] else view.bids[me]
+    opp_bid = 0 if view.blind_nil[opp] else view.bids[opp]
+    if my_bid is None or opp_bid is None:
+        return None
+    modes = modes_table((my_bid, opp_bid))
+    # per follow: (trick card, card played, wanted, cards the opponent played later,
+    # every card played before this trick)
+    follows: list[tuple[int, int, bool, int, int]] = []
+    won_me = won_opp = 0
+    played_before = 0
+    later = know.opp_played
+    for trick in view.tricks:
+        first, second = int(trick.cards[0]), int(trick.cards[1])
+        opp_card = second if trick.leader == me else first
+        later &= ~(1 << opp_card)
+        if trick.leader == me:
+            wanted = bool(modes[won_me * 14 + won_opp] & 2)
+            follows.append((first, second, wanted, later | (1 << second), played_before))
+        played_before |= (1 << first) | (1 << second)
+        if trick.winner == me:
+            won_me += 1
+        else:
+            won_opp += 1
+    if not follows:
+        return None
+
+    def weight(hand: int) -> float:
+        value = 1.0
+        for trick_card, card, wanted, since, before in follows:
+            held = hand | since
+            model = greedy_card(held, 0, trick_card, True, wanted, not wanted)
+            if model == card:
+                continue
+            if model // 13 == card // 13:
+                low, high = (model, card) if model < card else (card, model)
+                between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
+                if not between & ~(held | before):
+                    continue  # equivalent for the opponent: nothing of others between
+            value *= _MISMATCH
+        return value
+
+    return weight
+
+
+def _combined(
+    first: Callable[[int], float] | None, second: Callable[[int], float] | None
+) -> Callable[[int], float] | None:
+    """The product of two likelihoods (either may be ``None``: absent)."""
+    if first is None:
+        return second
+    if second is None:
+        return first
+    one, two = first, second
+    return lambda hand: one(hand) * two(hand)
+
+
 def distinct_moves(legal: int, separators: int) -> list[int]:
     """One card (the lowest) of each run of legal cards that no card of ``separators``
     splits: two such cards are worth the same in any play."""
@@ -230,7 +315,10 @@ def search_play(
     won1 = view.tricks_won[opp]
     broken = view.spades_broken
     weight = opponent_bid_weight(view, know)
-    narrowed = _inferred(view, know) if config.play_inference else None
+    narrowed = None
+    if config.play_inference:
+        narrowed = _inferred(view, know)
+        weight = _combined(weight, opponent_play_weight(view, know))
     left = hand.bit_count()  # tricks left including the current one
     exact = left <= config.endgame_tricks
     budget = config.endgame_solves if exact else config.playouts
@@ -240,11 +328,21 @@ def search_play(
     # so a set that only happens later counts at a discount against one made now.
     opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
     totals = [0.0] * len(moves)
+    # focus: half the deals value every card, the rest of the effort goes to the two best
+    # cards so far (the close decision between them is where more deals pay)
+    first_rounds = second_rounds = 0
+    if config.focus and len(moves) > _FINALISTS:
+        first_rounds = max(_MIN_SAMPLES, samples // 2)
+        spare = samples * len(moves) - first_rounds * len(moves)
+        second_rounds = min(2 * config.max_samples, max(1, spare // _FINALISTS))
     # the node budget is shared out in order: each solve may use what is left divided by
     # the solves still to come (so early cheap solves leave more to later ones)
     unbounded = config.node_budget is None
     left_budget = config.node_budget or 0
-    solves_left = samples * len(moves)
+    if first_rounds:
+        solves_left = first_rounds * len(moves) + second_rounds * _FINALISTS
+    else:
+        solves_left = samples * len(moves)
     used = 0
 
     def bounded(h0: int, h1: int, lead: int, card: int, now_broken: bool, won: int) -> float:
@@ -259,58 +357,74 @@ def search_play(
         used += count
         return value
 
-    for _ in range(samples):
-        source = know
-        if narrowed is not None and rng.random() < _TRUST_FOLLOWS:
-            source = narrowed
-        other = sample_hand(source, rng, weight, tries=6)
-        for index, move in enumerate(moves):
-            mine = hand & ~(1 << move)
-            if exact:
-                if trick_card < 0:
-                    value = bounded(mine, other, 0, move, broken, won0)
-                else:
-                    winner = trick_winner(1, trick_card, move)
-                    now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
-                    value = bounded(mine, other, winner, -1, now_broken, won0 + (winner == 0))
-                totals[index] += value
-                continue
+    counts = [0] * len(moves)
+
+    def run(rounds: int, active: list[int]) -> None:
+        """``rounds`` sampled deals, each valued for the moves of ``active``."""
+        for _ in range(rounds):
+            source = know
+            if narrowed is not None and rng.random() < _TRUST_FOLLOWS:
+                source = narrowed
+            other = sample_hand(source, rng, weight, tries=6)
+            for index in active:
+                totals[index] += value_of(other, moves[index])
+                counts[index] += 1
+
+    def value_of(other: int, move: int) -> float:
+        nonlocal solves_left
+        mine = hand & ~(1 << move)
+        if exact:
             if trick_card < 0:
-                mode = modes[won0 * 14 + won1]
-                reply = greedy_card(other, mine, move, broken, bool(mode & 2), bool(mode & 1))
-                theirs = other & ~(1 << reply)
-                winner = trick_winner(0, move, reply)
-                now_broken = broken or move // 13 == 3 or reply // 13 == 3
-            else:
-                theirs = other
-                winner = trick_winner(1, trick_card, move)
-                now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
-            final, their_won, h0, h1, lead, end_broken = greedy_playout(
-                mine,
-                theirs,
-                winner,
-                -1,
-                now_broken,
-                won0 + (winner == 0),
-                won1 + (winner == 1),
-                modes,
-                stop,
-            )
-            if h0:
-                value = bounded(h0, h1, lead, -1, end_broken, final)
-            else:
-                solves_left -= 1
-                value = util[final]
-            if opp_nil_live and winner == 0 and their_won:
-                value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
-            totals[index] += value
+                return bounded(mine, other, 0, move, broken, won0)
+            winner = trick_winner(1, trick_card, move)
+            now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
+            return bounded(mine, other, winner, -1, now_broken, won0 + (winner == 0))
+        if trick_card < 0:
+            mode = modes[won0 * 14 + won1]
+            reply = greedy_card(other, mine, move, broken, bool(mode & 2), bool(mode & 1))
+            theirs = other & ~(1 << reply)
+            winner = trick_winner(0, move, reply)
+            now_broken = broken or move // 13 == 3 or reply // 13 == 3
+        else:
+            theirs = other
+            winner = trick_winner(1, trick_card, move)
+            now_broken = broken or move // 13 == 3 or trick_card // 13 == 3
+        final, their_won, h0, h1, lead, end_broken = greedy_playout(
+            mine,
+            theirs,
+            winner,
+            -1,
+            now_broken,
+            won0 + (winner == 0),
+            won1 + (winner == 1),
+            modes,
+            stop,
+        )
+        if h0:
+            value = bounded(h0, h1, lead, -1, end_broken, final)
+        else:
+            solves_left -= 1
+            value = util[final]
+        if opp_nil_live and winner == 0 and their_won:
+            value = (1.0 - _LATE_SET_DISCOUNT) * value + _LATE_SET_DISCOUNT * util[13]
+        return value
+
+    everything = list(range(len(moves)))
+    if first_rounds:
+        run(first_rounds, everything)
+        ranked = sorted(everything, key=lambda i: -totals[i])
+        run(second_rounds, ranked[:_FINALISTS])
+    else:
+        run(samples, everything)
     if nodes is not None:
         nodes[0] += used
-    best = max(range(len(moves)), key=lambda i: (totals[i], -(moves[i] % 13)))
-    # among near-equal cards prefer the cheapest (lowest rank, then not a spade)
-    threshold = totals[best] - 1e-6 * samples
+    means = [totals[i] / counts[i] for i in everything]
+    best = max(everything, key=lambda i: (counts[i], means[i], -(moves[i] % 13)))
+    # among near-equal cards (as well sampled as the best) prefer the cheapest (lowest
+    # rank, then not a spade)
+    threshold = means[best] - 1e-6
     cheap = min(
-        (i for i in range(len(moves)) if totals[i] >= threshold),
+        (i for i in everything if counts[i] == counts[best] and means[i] >= threshold),
         key=lambda i: (moves[i] % 13, moves[i] // 13 == 3),
     )
     return CARDS[moves[cheap]]
@@ -386,7 +500,8 @@ def search_bid(
             points, after = hand_points(
                 rules, (bid, opp_bid_value), blind, (taken, 13 - taken), bags
             )
-            value = game_worth(rules, (scores[0] + points[0], scores[1] + points[1]), after, 0)
+            new_scores = (scores[0] + points[0], scores[1] + points[1])
+            value = game_worth(rules, new_scores, after, 0, bag_share=config.bid_bag_share)
             cache[key] = value
         return value
 

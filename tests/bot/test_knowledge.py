@@ -62,3 +62,42 @@ def test_a_ducking_opponent_that_won_held_nothing_lower() -> None:
     view = play_view("KC 5C 7C 8D 9D 10D 2S 3S 4S 5S 2H 3H", past=[(0, "6C", "8C")], bids=(3, 0))
     know = read_knowledge(view)
     assert follow_exclusions(view, know) == card_mask(cards("2C 3C 4C"))
+
+
+def test_hard_weighs_a_discard_by_the_follow_model() -> None:
+    # The bot led the 4 of clubs; the opponent, short of its bid of 5, showed out and threw
+    # the 3 of hearts instead of ruffing: a hand with a spade would have ruffed (low), so
+    # hands with spades are less likely; hands without spades fit the discard.
+    from engine.bot.search import opponent_play_weight
+
+    view = play_view("KC 5C 6C 7C 8D 9D 10D 2S 3S 4S 5S 2H", past=[(0, "4C", "3H")], bids=(3, 5))
+    know = read_knowledge(view)
+    weight = opponent_play_weight(view, know)
+    assert weight is not None
+    no_spades = card_mask(cards("4H 5H 6H 7H 8H 9H 4D 5D 6D 7D 8D 9D"))
+    with_spade = card_mask(cards("4H 5H 6H 7H 8H 9H 4D 5D 6D 7D 8D 7S"))
+    assert weight(no_spades) == 1.0
+    assert weight(with_spade) < 0.5
+    # with no spade and no hope of the trick, the model throws its lowest-ranked card: a
+    # hand holding the 2 of diamonds would have thrown that, not the 3 of hearts
+    lower_side = card_mask(cards("4H 5H 6H 7H 8H 9H 2D 5D 6D 7D 8D 9D"))
+    assert weight(lower_side) < 1.0
+
+
+def test_play_weighting_follows_the_equivalent_cards() -> None:
+    from engine.bot.search import opponent_play_weight
+
+    # at 0 of 5 the opponent won the bot's 9 of hearts with the queen; holding only the
+    # queen and the king above the 9, the queen is the model's own card (the cheapest win)
+    view = play_view("KC 5C 6C 7C 8D 9D 10D 2S 3S 4S 5S 2H", past=[(0, "9H", "QH")], bids=(3, 5))
+    weight = opponent_play_weight(view, read_knowledge(view))
+    assert weight is not None
+    assert weight(card_mask(cards("KH 3H 4H 5H 6H 7H 2D 3D 4D 5D 6D 7D"))) == 1.0
+    # with the 10 and the jack the model wins with the 10: the 10, jack and queen touch
+    # in the opponent's hand, so the queen is as good a card (equivalent)
+    assert weight(card_mask(cards("10H JH 4H 5H 6H 7H 2D 3D 4D 5D 6D 7D"))) == 1.0
+    # with the 10 but not the jack (which lies elsewhere) the queen was not the model's card
+    assert weight(card_mask(cards("10H 3H 4H 5H 6H 7H 2D 3D 4D 5D 6D 7D"))) < 1.0
+    # no follow yet, or no bids: nothing to weigh
+    fresh = play_view("KC 5C 6C 7C 8D 9D 10D 2S 3S 4S 5S 2H 9H", bids=(3, 5))
+    assert opponent_play_weight(fresh, read_knowledge(fresh)) is None
