@@ -504,9 +504,18 @@ class Hub(Lobby):
             return
         if not self._rate_ok(conn, message.type, message.id):
             return
+        self._dispatch_answered(conn, message, self._dispatch)
+
+    def _dispatch_answered(
+        self, conn: Conn, message: m.ClientMessage, dispatch: Callable[[Conn, Any], None]
+    ) -> None:
+        """Run ``dispatch(conn, message)`` and answer every way it can fail: a refusal
+        (its code), a store read that failed (``internal_error`` now, since no flush will
+        refuse it), anything else (``internal_error``, logged); a request that wrote is
+        remembered so the flush can refuse it if the commit fails."""
         writes = self.store.write_attempts
         try:
-            self._dispatch(conn, message)
+            dispatch(conn, message)
         except RequestError as error:
             self.metrics.error(error.code)
             # the code only: a refusal's sentence may name the sender's own card

@@ -422,6 +422,11 @@ class ClusterHub(Hub):
     def _run(self, conn: Conn, message: m.ClientMessage) -> None:
         """Handle a request whose routing was waited for, as ``handle_data`` would have."""
         writes = self.store.write_attempts
+        self._dispatch_answered(conn, message, self._dispatch_routed)
+        if self.store.write_attempts != writes:
+            self._schedule_flush()
+
+    def _dispatch_routed(self, conn: Conn, message: m.ClientMessage) -> None:
         try:
             if isinstance(message, m.Hello):
                 if conn.player is not None:
@@ -430,29 +435,10 @@ class ClusterHub(Hub):
             else:
                 super()._dispatch(conn, message)
         except TableElsewhere as elsewhere:
-            conn.send(
-                _error(
-                    "unknown_table",
-                    f"there is no table {elsewhere.table_code!r}",
-                    message.type,
-                    message.id,
-                )
-            )
-        except RequestError as error:
-            conn.send(_error(error.code, error.message, message.type, message.id))
-        except StoreError:
-            pass
-        except Exception:
-            log.exception("connection %d: %s failed", conn.id, message.type)
-            conn.send(
-                _error(
-                    "internal_error", "the server failed on this request", message.type, message.id
-                )
-            )
-        finally:
-            if self.store.write_attempts != writes:
-                self._writers.append((conn, message.type, message.id))
-                self._schedule_flush()
+            # the owner went away while we waited: to this client the table is unknown
+            raise RequestError(
+                "unknown_table", f"there is no table {elsewhere.table_code!r}"
+            ) from None
 
     # ---- the lobby across nodes -------------------------------------------------------
 
