@@ -157,6 +157,21 @@ class Hub(Lobby):
         if self._flush_handle is None:
             self._flush_handle = asyncio.get_running_loop().call_soon(self.flush)
 
+    def _take_turn(
+        self,
+    ) -> tuple[list[Conn], list[tuple[Conn, str, int | None]], set[str], list[tuple[Player, str]]]:
+        """Cancel a pending flush and take this turn's queues (each starts empty again):
+        the connections with output, the requests that wrote, the tables written and the
+        players stored."""
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        dirty, self._dirty = self._dirty, []
+        writers, self._writers = self._writers, []
+        touched, self._touched = self._touched, set()
+        new_players, self._new_players = self._new_players, []
+        return dirty, writers, touched, new_players
+
     def flush(self) -> None:
         """Commit the store, then write what every connection has queued.
 
@@ -166,13 +181,7 @@ class Hub(Lobby):
         If the commit fails nobody has heard anything: the tables are rebuilt from what the
         store has and the connections that were about to hear are closed (they resume).
         """
-        if self._flush_handle is not None:
-            self._flush_handle.cancel()
-            self._flush_handle = None
-        dirty, self._dirty = self._dirty, []
-        writers, self._writers = self._writers, []
-        touched, self._touched = self._touched, set()
-        new_players, self._new_players = self._new_players, []
+        dirty, writers, touched, new_players = self._take_turn()
         started = time.perf_counter()
         try:
             self.store.commit()

@@ -129,13 +129,7 @@ class ClusterHub(Hub):
         if not unproven:
             super().flush()
             return
-        if self._flush_handle is not None:
-            self._flush_handle.cancel()
-            self._flush_handle = None
-        dirty, self._dirty = self._dirty, []
-        writers, self._writers = self._writers, []
-        touched, self._touched = self._touched, set()
-        new_players, self._new_players = self._new_players, []
+        dirty, writers, touched, new_players = self._take_turn()
         for player, hashed in new_players:  # not stored after all: memory only again
             player.unstored_token_hash = hashed
             self.unstored[hashed] = player
