@@ -222,11 +222,19 @@ def greedy_playout(
     won1: int,
     modes: Sequence[int],
     stop: int = 0,
+    fog0: int = 0,
+    fog1: int = 0,
 ) -> tuple[int, int, int, int, int, bool]:
     """Play on with the greedy policy until each hand holds ``stop`` cards at a trick's start.
 
     Returns ``(won0, won1, hand0, hand1, leader, spades_broken)`` at that point (with
     ``stop == 0``: the final trick counts and two empty hands).
+
+    ``fog0`` (``fog1``) holds cards seat 0 (1) cannot tell from the other seat's: its
+    leads judge the other hand as holding them too (a seat that does not see the other
+    hand cashes a card only when it is sure to win), so a playout does not credit a seat
+    with guesses it could not make. Cards of a fog no longer matter once played: pass
+    only cards in neither hand.
     """
     lead = _lead
     follow = _follow
@@ -236,10 +244,14 @@ def greedy_playout(
             if hand0.bit_count() <= stop:
                 return won0, won1, hand0, hand1, leader, spades_broken
             if leader == 0:
-                trick_card = lead(hand0, hand1, spades_broken, bool(mode & 1), bool(mode & 2))
+                trick_card = lead(
+                    hand0, hand1 | fog0, spades_broken, bool(mode & 1), bool(mode & 2)
+                )
                 hand0 &= ~(1 << trick_card)
             else:
-                trick_card = lead(hand1, hand0, spades_broken, bool(mode & 2), bool(mode & 1))
+                trick_card = lead(
+                    hand1, hand0 | fog1, spades_broken, bool(mode & 2), bool(mode & 1)
+                )
                 hand1 &= ~(1 << trick_card)
         if leader == 0:
             reply = follow(hand1, trick_card, bool(mode & 2))

@@ -12,11 +12,12 @@ seat has not seen. Levels:
   with greedy playouts) for bids and cards; about 0.12 s of CPU a decision.
 - ``hard``: the last tricks of every sampled deal solved exactly, deals drawn without
   the cards the opponent's follows rule out and weighted by how likely its follows were,
-  half of each card decision's deals spent on the two best cards; about 0.3 s of CPU a
-  decision.
+  half of each card decision's deals spent on the two best cards, playouts in which a
+  seat that leads cannot see the other hand (``fog``), and the draft by search of
+  :mod:`engine.bot.draft`; about 0.3 s of CPU a decision.
 
-Blind nil, the draft and the blind-nil exchange use the shared heuristics of
-:mod:`engine.bot.rules_based`. Effort is a fixed count of samples (no clock), so a
+Blind nil, the blind-nil exchange and the draft below ``hard`` use the shared heuristics
+of :mod:`engine.bot.rules_based`. Effort is a fixed count of samples (no clock), so a
 decision is reproducible from the seed.
 """
 
@@ -25,7 +26,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from engine.actions import Action, Bid, Play
+from engine.actions import Action, Bid, Discard, Keep, Play
+from engine.bot.draft import search_draft
 from engine.bot.knowledge import read_knowledge
 from engine.bot.rules_based import (
     choose_blind_nil,
@@ -66,6 +68,8 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         play_inference=True,
         node_budget=300_000,
         focus=True,
+        fog=True,
+        draft_samples=160,
     ),
 }
 """Search effort per level; ``iterations`` overrides ``playouts`` (the rest scale with it)."""
@@ -116,6 +120,9 @@ class Bot:
         if phase is Phase.BLIND_NIL:
             return choose_blind_nil(view)
         if phase is Phase.DRAFT:
+            if self.config is not None and self.config.draft_samples and not any(view.blind_nil):
+                keep = search_draft(view, self.rng, self.config.draft_samples)
+                return Keep() if keep else Discard()
             return choose_draft(view)
         if phase is Phase.EXCHANGE:
             return choose_exchange(view)

@@ -19,7 +19,7 @@ from engine.bot.heuristics import NIL_SAMPLE_WEIGHT, SAMPLE_WEIGHT
 from engine.cards import ALL_CARDS_MASK, SPADES, SUIT_MASKS, card_mask
 from engine.game import PlayerView
 
-__all__ = ["Knowledge", "read_knowledge", "sample_hand"]
+__all__ = ["Knowledge", "pick_drafted", "read_knowledge", "sample_hand"]
 
 _SPADE_MASK = SUIT_MASKS[SPADES]
 _INVERSE_WEIGHT = tuple(1.0 / weight for weight in SAMPLE_WEIGHT)
@@ -160,7 +160,7 @@ def _pick(mask: int, count: int, rng: random.Random) -> int:
     return chosen
 
 
-def _pick_drafted(mask: int, count: int, rng: random.Random, nil: bool = False) -> int:
+def pick_drafted(mask: int, count: int, rng: random.Random, nil: bool = False) -> int:
     """``count`` cards of ``mask`` drawn as a drafted hand: high cards and spades likelier.
 
     Successive sampling with the weights of :data:`SAMPLE_WEIGHT` (random keys
@@ -205,7 +205,7 @@ def _draw_once(know: Knowledge, rng: random.Random) -> int:
             slots -= 1
         from_pile = _pick(know.pile_seen & ~void_mask, min(hits, size), rng)
     need = size - from_pile.bit_count()
-    chosen = from_pile | _pick_drafted(fresh, need, rng, know.opp_nil)
+    chosen = from_pile | pick_drafted(fresh, need, rng, know.opp_nil)
     short = size - chosen.bit_count()
     if short > 0:  # inconsistent knowledge (should not happen): fill from what is left
         rest = (know.unseen | know.pile_seen) & ~chosen

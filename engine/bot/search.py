@@ -90,6 +90,13 @@ class SearchConfig:
     bid_bag_share: float = 1.0
     """The part of a bag's future penalty a bid charges now (see
     :func:`engine.bot.evaluate.game_worth`): the higher, the closer it bids to its tricks."""
+    fog: bool = False
+    """Playouts in which neither seat sees the other's hand when it leads (see ``fog0`` of
+    :func:`engine.fast.greedy_playout`): the pile cards a seat has not seen look to it
+    like the other seat's."""
+    draft_samples: int = 0
+    """Sampled deals per draft turn for :func:`engine.bot.draft.search_draft` (``0``: the
+    shared draft heuristic)."""
     focus: bool = False
     """Spend half of a card decision's deals on every card and the other half on the two
     best cards after the first half (successive halving), instead of all on all."""
@@ -107,6 +114,9 @@ class SearchConfig:
             bid_shift=self.bid_shift,
             play_inference=self.play_inference,
             focus=self.focus,
+            fog=self.fog,
+            draft_samples=self.draft_samples
+            and max(_MIN_SAMPLES, round(self.draft_samples * min(1.0, factor))),
             bid_bag_share=self.bid_bag_share,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
@@ -324,6 +334,8 @@ def search_play(
     budget = config.endgame_solves if exact else config.playouts
     samples = min(config.max_samples, max(_MIN_SAMPLES, budget // len(moves)))
     stop = config.rollout_exact
+    fog = config.fog
+    opp_fog = know.pile_seen if fog else 0
     # A live nil of the opponent: rollouts (which see every card) set it too easily later,
     # so a set that only happens later counts at a discount against one made now.
     opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
@@ -399,6 +411,8 @@ def search_play(
             won1 + (winner == 1),
             modes,
             stop,
+            (know.unseen & ~other) if fog else 0,
+            opp_fog,
         )
         if h0:
             value = bounded(h0, h1, lead, -1, end_broken, final)
@@ -430,9 +444,11 @@ def search_play(
     return CARDS[moves[cheap]]
 
 
-def play_noise(sigma: float, shift: float = 0.0, reach: int = 3) -> tuple[tuple[int, float], ...]:
-    """A discrete normal kernel ``((offset, weight), ...)`` over ``-reach..reach`` tricks,
-    centred on ``shift``.
+def play_noise(
+    sigma: float, shift: float = 0.0, reach: int | None = None
+) -> tuple[tuple[int, float], ...]:
+    """A discrete normal kernel ``((offset, weight), ...)`` over ``-reach..reach`` tricks
+    (by default three standard deviations, at least 3), centred on ``shift``.
 
     Added to each sampled deal's trick count when bidding: the playout sees both hands
     and plays one fixed policy, so its counts spread less than real play does (and run a
@@ -440,6 +456,8 @@ def play_noise(sigma: float, shift: float = 0.0, reach: int = 3) -> tuple[tuple[
     """
     if sigma <= 0.0:
         return ((0, 1.0),)
+    if reach is None:
+        reach = max(3, math.ceil(3.0 * sigma))
     raw = [
         (k, math.exp(-(k - shift) * (k - shift) / (2.0 * sigma * sigma)))
         for k in range(-reach, reach + 1)
@@ -475,12 +493,18 @@ def search_bid(
     nil_modes = modes_table((0, 0 if opp_nil else 13))
     samples = max(1, config.bid_samples)
     draws: Counter[tuple[int, int, int]] = Counter()
+    opp_fog = know.pile_seen if config.fog else 0
     for _ in range(samples):
         other = sample_hand(know, rng, weight, tries=8)
-        natural = greedy_playout(hand, other, leader, -1, False, 0, 0, natural_modes)[0]
+        fog = (know.unseen & ~other) if config.fog else 0
+        natural = greedy_playout(
+            hand, other, leader, -1, False, 0, 0, natural_modes, 0, fog, opp_fog
+        )[0]
         nil = natural
         if rules.nil:
-            nil = greedy_playout(hand, other, leader, -1, False, 0, 0, nil_modes)[0]
+            nil = greedy_playout(hand, other, leader, -1, False, 0, 0, nil_modes, 0, fog, opp_fog)[
+                0
+            ]
         guess = max(1, 13 - natural - 1)
         if opp_known:
             guess = 0 if opp_nil else int(opp_bid or 0)

@@ -74,3 +74,22 @@ def test_the_bid_spread_kernel() -> None:
     mean = sum(offset * weight for offset, weight in kernel)
     assert -0.3 < mean < -0.2  # centred near the shift (the tails are cut at 3 tricks)
     assert dict(kernel)[0] > dict(kernel)[1] > dict(kernel)[2]
+
+
+def test_scaling_a_level_keeps_its_fog_and_draft_search() -> None:
+    hard = LEVEL_CONFIGS["hard"]
+    assert hard.fog and hard.draft_samples == 160
+    small = hard.scaled(600)
+    assert small.fog
+    # fewer draft samples at a tenth of the effort, never more than the level's own
+    assert 8 <= small.draft_samples == 16 < hard.draft_samples
+    assert hard.scaled(60_000).draft_samples == hard.draft_samples
+    assert LEVEL_CONFIGS["normal"].scaled(600).draft_samples == 0
+
+
+def test_a_wide_bid_spread_reaches_three_deviations() -> None:
+    from engine.bot.search import play_noise
+
+    offsets = [offset for offset, _ in play_noise(1.5)]
+    assert offsets[0] == -5 and offsets[-1] == 5
+    assert [offset for offset, _ in play_noise(0.5)] == list(range(-3, 4))

@@ -2,7 +2,7 @@
 
 import random
 
-from engine import cards_in, legal_play_mask, trick_winner
+from engine import card_mask, cards_in, legal_play_mask, parse_cards, trick_winner
 from engine.bot.evaluate import modes_table
 from engine.fast import greedy_playout, random_playout, solve
 
@@ -76,3 +76,21 @@ def test_playouts_play_every_card() -> None:
         # stopping early leaves equal hands of the asked size
         won0, won1, e0, e1, _, _ = greedy_playout(h0, h1, 0, -1, False, 0, 0, modes, 4)
         assert won0 + won1 == 9 and e0.bit_count() == e1.bit_count() == 4
+
+
+def test_fog_keeps_a_leader_from_cashing_a_card_it_cannot_know_is_high() -> None:
+    # seat 0 holds KH 2C, seat 1 QH 3C; AH is out of both hands (in the pile)
+    h0 = card_mask(parse_cards("KH 2C"))
+    h1 = card_mask(parse_cards("QH 3C"))
+    modes = modes_table((13, 13))
+    seen = greedy_playout(h0, h1, 0, -1, False, 0, 0, modes, 1)
+    # seeing seat 1's hand, seat 0 knows its king is the top heart and cashes it
+    assert seen[2] == card_mask(parse_cards("2C")) and seen[0] == 1
+    fogged = greedy_playout(h0, h1, 0, -1, False, 0, 0, modes, 1, card_mask(parse_cards("AH")))
+    # not knowing where the ace is, it leads low in the suit seat 1 must follow instead
+    assert fogged[2] == card_mask(parse_cards("KH")) and fogged[1] == 1
+    # the fog of the other seat does not change seat 0's lead
+    other_fog = greedy_playout(
+        h0, h1, 0, -1, False, 0, 0, modes, 1, 0, card_mask(parse_cards("AH"))
+    )
+    assert other_fog == seen
