@@ -502,9 +502,10 @@ def search_bid(
         )[0]
         nil = natural
         if rules.nil:
-            nil = greedy_playout(hand, other, leader, -1, False, 0, 0, nil_modes, 0, fog, opp_fog)[
-                0
-            ]
+            ducked = greedy_playout(
+                hand, other, leader, -1, False, 0, 0, nil_modes, 0, fog, opp_fog
+            )
+            nil = ducked[0]
         guess = max(1, 13 - natural - 1)
         if opp_known:
             guess = 0 if opp_nil else int(opp_bid or 0)
