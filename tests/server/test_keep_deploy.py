@@ -167,13 +167,13 @@ def test_the_backup_timer_runs_spades_backup_of_the_services_store() -> None:
 
 
 def test_the_docs_show_the_files_as_they_are() -> None:
-    deploy = (ROOT / "docs" / "deploy.md").read_text()
+    deploy = (ROOT / "docs" / "hosting.md").read_text()
     shown = re.search(r"```ini\n(.*?)```", deploy, re.S)
     assert shown is not None
     service = (ROOT / "deploy" / "spades.service").read_text().splitlines()
     for line in shown.group(1).splitlines():
         if not line.startswith("#"):
-            assert line in service, f"docs/deploy.md shows {line!r}, not in the unit"
+            assert line in service, f"docs/hosting.md shows {line!r}, not in the unit"
     (command,) = instruction("CMD")
     run = " ".join(exec_form(command))
     readme = (ROOT / "README.md").read_text()
