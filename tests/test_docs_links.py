@@ -34,9 +34,10 @@ EXCUSES = (
     "engineers' jobs",
     "load average",
     "quiet machine",
-    "shared with",
+    "machine to itself",
     "busy with other",
-    "other jobs",
+    "with other jobs",
+    "other jobs on",
 )
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
