@@ -61,7 +61,6 @@ import json
 import logging
 import os
 import secrets
-import sqlite3
 import ssl
 import time
 from collections.abc import Awaitable, Callable
@@ -104,9 +103,16 @@ from server.limits import AddressLimits
 from server.lobby import LIST_PAGE_SIZE, Lobby
 from server.logs import event
 from server.metrics import Metrics, serve_metrics
-from server.retention import Reclaimed, RetentionPolicy, reclaim_step
-from server.storage import Storage, open_store
-from server.store import FencedError, Store, StoreError, TableRow, token_hash
+from server.store import (
+    FencedError,
+    Reclaimed,
+    RetentionPolicy,
+    Storage,
+    StoreError,
+    TableRow,
+    open_store,
+    token_hash,
+)
 from server.tables import Player, Table, server_time
 from server.web import respond as web_respond
 from server.web import select_subprotocol
@@ -889,7 +895,7 @@ class Hub(Lobby):
     async def closed(self) -> None:
         """After :meth:`close`: nothing for a server on its own."""
 
-    # ---- retention (server/retention.py) ---------------------------------------------
+    # ---- retention (server/store/retention.py) ---------------------------------------
 
     wall_clock: Callable[[], float] = time.time  # the retention's clock (tests move it)
 
@@ -905,22 +911,18 @@ class Hub(Lobby):
         """Delete what the retention policy lets go at ``now`` (Unix seconds; default
         :attr:`wall_clock`), one batch of each kind a turn of the loop, each batch committed by a
         flush; the tables in memory and connected players are kept."""
-        if not isinstance(self.store, Store):  # retention is the SQLite store's
-            log.info("retention: not available with this store; nothing is reclaimed")
-            return Reclaimed()
         policy = self.retention_policy()
         total = Reclaimed(more=True)
         while total.more:
             live_players = [p.id for p in self.players.values() if p.conn is not None]
             try:
-                step = reclaim_step(
-                    self.store,
+                step = self.store.reclaim_step(
                     policy,
                     self.wall_clock() if now is None else now,
                     live_tables=list(self.tables),
                     live_players=live_players,
                 )
-            except (StoreError, sqlite3.Error) as error:  # a full disk: try again next time
+            except StoreError as error:  # a full disk: try again next time
                 log.error("retention: cannot reclaim now: %s", error)
                 self.flush()
                 break

@@ -44,8 +44,7 @@ from server.config import ServerConfig
 from server.connection import Conn, RequestError
 from server.logs import event
 from server.metrics import Metrics
-from server.storage import Storage
-from server.store import StoreError
+from server.store import Storage, StoreError
 from server.tables import Level, Player, Seat, Table
 
 __all__ = ["TableRoom"]
