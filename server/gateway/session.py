@@ -1,13 +1,17 @@
-"""The connection layer: one websocket connection's frames out, its rate budget.
+"""The session of one connection: its player, protocol minor version, wire format
+(msgpack, or JSON for the browser), rate buckets, and its frames out.
 
-    conn = Conn(ws, config, hub)     # hub: anything with dirty(conn) and flush()
-    conn.send(message)               # queued until the hub's next flush (after the store commits)
-    if not conn.rate.take(): ...     # the request budget; conn.chat_rate for chat
-    conn.close_soon(1008, "reason")  # flushes what was said first, then closes
+    session = Session(ws, config, work)  # work: the unit of work (dirty(session), flush())
+    session.send(message)                # encoded for its minor version and wire format,
+                                         # queued until the turn's commit (then written)
+    if not session.rate.take(): ...      # the request budget; session.chat_rate for chat
+    session.close_soon(1008, "reason")   # flushes what was said first, then closes
 
-Reading frames and dispatching them is :meth:`server.app.Hub.handler` /
-:meth:`server.app.Hub.handle_data`; this module only knows one connection.
-``RequestError`` is how any layer refuses a request (it becomes an ``error`` message).
+This is the one place that encodes for a connection (:meth:`Session.send`, by minor
+version; :meth:`Session.send_bytes`, msgpack or JSON); the frames are written by
+:func:`server.net.writer.write_frames`, the one writer to the socket. Reading frames is
+:mod:`server.net.transport`, dispatching them :mod:`server.gateway.router`.
+``Conn`` is this class's old name (kept for bench/fuzz.py and the tests).
 """
 
 from __future__ import annotations
@@ -15,23 +19,24 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
-import time
+from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
-from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, encode, encode_for, json_from_msgpack
 from server.config import ServerConfig
 from server.logs import event
-from server.tables import Player
+from server.net.writer import write_frames
+from server.ops.limits import TokenBucket
 
 __all__ = [
     "Conn",
     "Flusher",
-    "RequestError",
+    "Player",
+    "Session",
     "client_host",
     "error_message",
     "peer_address",
@@ -44,44 +49,27 @@ log = logging.getLogger("server")
 class Flusher(Protocol):
     """What a connection needs from its hub: a flush at the next turn of the loop."""
 
-    def dirty(self, conn: Conn) -> None: ...
+    def dirty(self, conn: Session) -> None: ...
 
     def flush(self) -> None: ...
 
 
-class RequestError(Exception):
-    """A refused request: becomes an ``error`` message; nothing has changed."""
+@dataclass(eq=False)
+class Player:
+    """A person with a session token; ``conn`` is their live session, if any.
 
-    def __init__(self, code: m.ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: m.ErrorCode = code
-        self.message = message
+    ``unstored_token_hash`` is set while the player has never sat down: such a player is
+    kept only in memory (and forgotten when they leave), so a flood of hellos writes
+    nothing; the store gets them when they first take a seat.
+    """
 
-
-class _Bucket:
-    """A token bucket: ``rate`` per second, at most ``burst`` saved up."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def credit(self, count: int) -> None:
-        """Give back ``count`` tokens (never above ``burst``): the server asked for a reply."""
-        self.tokens = min(self.burst, self.tokens + count)
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
+    id: str
+    name: str
+    conn: Session | None = None
+    unstored_token_hash: str | None = None
 
 
-class Conn:
+class Session:
     """One websocket connection, welcomed (``player`` set) or not yet.
 
     ``send`` encodes a message and keeps it until the hub's next flush (at most one turn
@@ -93,6 +81,7 @@ class Conn:
     _next_id = 0
 
     __slots__ = (
+        "_watching",
         "address",
         "chat_rate",
         "close_task",
@@ -106,15 +95,14 @@ class Conn:
         "player",
         "rate",
         "strikes",
-        "watching",
         "ws",
     )
 
     def __init__(
         self, ws: ServerConnection, config: ServerConfig, hub: Flusher | None = None
     ) -> None:
-        Conn._next_id += 1
-        self.id = Conn._next_id
+        Session._next_id += 1
+        self.id = Session._next_id
         self.ws = ws
         self.config = config
         self.hub = hub
@@ -123,13 +111,18 @@ class Conn:
         self.json = getattr(ws, "subprotocol", None) == JSON_SUBPROTOCOL
         self.minor = m.PROTOCOL_MINOR  # 1.1 until hello says 1.0
         self.player: Player | None = None
-        self.watching: set[str] = set()
-        self.rate = _Bucket(config.rate_messages_per_second, config.rate_burst)
-        self.chat_rate = _Bucket(config.chat_per_second, config.chat_burst)
+        self._watching: set[str] = set()
+        self.rate = TokenBucket(config.rate_messages_per_second, config.rate_burst)
+        self.chat_rate = TokenBucket(config.chat_per_second, config.chat_burst)
         self.strikes = 0
         self.closed = False
         self.close_task: asyncio.Task[None] | None = None
         self.address = client_host(ws, config.trusted_proxies)
+
+    @property
+    def watching(self) -> set[str]:
+        """Codes of the tables this session watches (kept by the rooms only)."""
+        return self._watching
 
     def send(self, message: BaseModel) -> None:
         """Queue ``message`` for this connection (dropped once it is closing), in the form
@@ -161,20 +154,12 @@ class Conn:
     def flush(self) -> None:
         """Write the queued frames (the store has them already): one socket write."""
         pending, self.pending = self.pending, []
-        if not pending:
-            return
-        ws = self.ws
-        protocol = ws.protocol
-        if protocol.state is not State.OPEN:
-            return
-        try:
-            send = protocol.send_text if self.json else protocol.send_binary
-            for data in pending:
-                send(data)
-            chunks = [chunk for chunk in protocol.data_to_send() if chunk]
-            ws.transport.writelines(chunks)
-        except Exception:  # the connection broke under us: its reader ends it
-            log.debug("connection %d: write failed", self.id, exc_info=True)
+        if pending:
+            write_frames(self.ws, pending, self.json, self.id)
+
+    def credit(self, count: int) -> None:
+        """Give back ``count`` request tokens: the server asked this session for a reply."""
+        self.rate.credit(count)
 
     def close_soon(self, code: int, reason: str) -> None:
         if self.closed:
@@ -246,3 +231,6 @@ def peer_address(ws: ServerConnection) -> str:
         return f"{address[0]}:{address[1]}"
     except Exception:
         return "?"
+
+
+Conn = Session

@@ -1,0 +1,8 @@
+"""Operations: what the host runs and sees, apart from the game.
+
+:mod:`~server.ops.moderation` (bans, mutes, reports), :mod:`~server.ops.admin` (the
+admin commands over a narrow port, the admin socket), :mod:`~server.ops.admin_cli`
+(``spades admin``), :mod:`~server.ops.metrics` (Prometheus), :mod:`~server.ops.limits`
+(the token bucket, per-address limits), :mod:`~server.ops.upkeep` (abandoned tables,
+retention).
+"""
