@@ -105,10 +105,6 @@ class Rooms:
         player = self.players.get(player_id)
         return None if player is None else player.conn
 
-    def player_name(self, player_id: str) -> str | None:
-        player = self.players.get(player_id)
-        return None if player is None else player.name
-
     def touched(self, code: str) -> None:
         self._touched(code)
 

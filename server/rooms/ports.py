@@ -72,16 +72,21 @@ class RoomMetrics(Protocol):
 class RoomHost(Protocol):
     """The server as its rooms see it."""
 
-    config: ServerConfig
-    store: Storage
-    bots: BotRunner
-    metrics: RoomMetrics
+    @property
+    def config(self) -> ServerConfig: ...
+
+    @property
+    def store(self) -> Storage: ...
+
+    @property
+    def bots(self) -> BotRunner: ...
+
+    @property
+    def metrics(self) -> RoomMetrics: ...
 
     def listener_of(self, player_id: str) -> Listener | None:
         """The live connection of a player, if any."""
         ...
-
-    def player_name(self, player_id: str) -> str | None: ...
 
     def touched(self, code: str) -> None:
         """Table ``code`` wrote to the store in this turn (restored if the commit fails)."""

@@ -39,10 +39,10 @@ def actions(store: Store, code: str, game_no: int, count: int = 3) -> None:
         store.append_action(code, game_no, index, 0, f"action {index}", None)
 
 
-def a_store_a_host_has(store: Any = None) -> Store:
-    """One of each kind of row the policy is about (in ``store``, default a new SQLite
+def a_store_a_host_has(into: Any = None) -> Store:
+    """One of each kind of row the policy is about (in ``into``, default a new SQLite
     store in memory)."""
-    store = Store(":memory:") if store is None else store
+    store: Store = Store(":memory:") if into is None else into
     for player in ("seated", "idle", "connected", "watcher"):
         store.add_player(player, player, f"token of {player}")
     # a live table showing its finished game 2 (game 1's record is older news)
