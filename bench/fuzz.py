@@ -3,7 +3,7 @@
     python3 bench/fuzz.py                      # 100,000 inputs
     python3 bench/fuzz.py --inputs 1000000 --seed 7
 
-Drives one server hub in this process through :meth:`server.app.Hub.handle_data`, the
+Drives one server hub in this process through ``Hub.handle_data`` (:mod:`server.app`), the
 function every websocket frame goes through, with frames that are random bytes, text,
 oversized, mutated valid messages (bytes flipped, cut or spliced; fields dropped, retyped
 or replaced; type tags swapped) and valid messages sent at the wrong moment (another

@@ -17,6 +17,7 @@ retention, directory, tables, websockets, housekeeping, the host's endpoints;
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -31,9 +32,10 @@ from server.config import ServerConfig
 from server.gateway.hello import HelloParts, goodbye
 from server.gateway.router import Router, RouterParts
 from server.gateway.services import Services
-from server.gateway.session import Conn, Player
+from server.gateway.session import Conn
+from server.limits import AddressLimits
 from server.lobby.handlers import LIST_PAGE_SIZE, Lobby
-from server.lobby.players import Players
+from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.lobby.turn import UnitOfWork
 from server.net.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
@@ -41,7 +43,6 @@ from server.net.http import http_responder
 from server.net.tls import tls_context
 from server.net.transport import Transport, TransportParts
 from server.net.web import select_subprotocol
-from server.ops.limits import AddressLimits
 from server.ops.metrics import Metrics
 from server.ops.moderation import Moderation, moderation_path
 from server.ops.serving import OpsEndpoints
@@ -60,11 +61,12 @@ class Hub:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config, self.started, self._closing = config, time.monotonic(), False
-        self.background = Background()
-        self.spawn = self.background.spawn
+        self.background = Background()  # the server's long-lived tasks
+        spawn, now = self.background.spawn, self.now
+        self.spawn = spawn
         self.wall_clock: Callable[[], float] = time.time  # the retention's (tests move it)
         cluster_class = cluster_directory_class(config)  # checked before the store opens
-        self.work: UnitOfWork
+        self.work: UnitOfWork  # (the store's on_begin and the unit of work look these up)
         self.roster: Players
         self.rooms: Rooms
         store = self.store = open_store(config, on_begin=lambda: self.work.schedule())
@@ -72,7 +74,7 @@ class Hub:
         self.limits = AddressLimits(config)
         bans = self.moderation = Moderation(moderation_path(config))
         metrics = self.metrics = Metrics(self)  # reads the facade's counts when scraped
-        cluster = cluster_class(config, store, self.spawn, self.now) if cluster_class else None
+        cluster = cluster_class(config, store, spawn, self.now) if cluster_class else None
         directory: Directory = cluster or LocalDirectory()
         work = self.work = UnitOfWork(
             store, metrics, lambda: self.roster, lambda: self.rooms, lambda: directory
@@ -83,16 +85,16 @@ class Hub:
             cluster.attach(rooms, work.flush)
         lobby = Lobby(config, rooms, self.limits, bots, self.now)
         lobby.listing, lobby.created = directory.listing, directory.created
-        services = Services(config, store, bots, rooms, bans, metrics, self.now, self.spawn)
-        self.services = services
+        services = self.services = Services(config, store, bots, rooms, bans, metrics, now, spawn)
         self.hello = HelloParts(config, store, roster, rooms, bans, metrics, self.now)
         parts = RouterParts(
-            config, store, metrics, work, roster, lobby, services, self.hello, directory, self.spawn
+            config, store, metrics, work, roster, lobby, services, self.hello, directory, spawn
         )
         self.router = Router(parts)
         handle, bye = self.router.handle_data, self.disconnected
-        wire = TransportParts(self.limits, bans, metrics, work, handle, bye, self.now)
-        self.transport = Transport(config, wire)
+        opener = functools.partial(Conn, config=config, hub=work)  # a session per connection
+        wire = TransportParts(self.limits, bans, metrics, opener, handle, bye, self.now)
+        self.transport: Transport[Conn] = Transport(config, wire)
         self.upkeep = Upkeep(config, store, rooms, roster, work.flush, lambda: self.wall_clock())
         self.process_request = http_responder(self._health)
         # the facade: the names tests, benchmarks and the metrics page use
@@ -117,10 +119,9 @@ class Hub:
         goodbye(self.hello, conn, self.closing)
 
     def _health(self) -> dict[str, Any]:
-        online, uptime = len(self.roster.online()), time.monotonic() - self.started
-        tables, connections = len(self.rooms), len(self.conns)
-        return {"status": "ok", "tables": tables, "players": online,
-                "connections": connections, "uptime": round(uptime, 3)}  # fmt: skip
+        online, uptime = len(self.roster.online()), round(time.monotonic() - self.started, 3)
+        return {"status": "ok", "tables": len(self.rooms), "players": online,
+                "connections": len(self.conns), "uptime": uptime}  # fmt: skip
 
     # ---- the admin socket's view (server.ops.admin.AdminPort) -------------------------
 

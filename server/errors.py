@@ -4,7 +4,7 @@
     ├── StartupError            cannot start as configured (server.errors)
     ├── RequestError            one request refused, nothing changed (becomes ``error``)
     ├── StoreError              the store (server.store.base); FencedError below it
-    ├── LimitError              an address at one of its limits (server.ops.limits)
+    ├── LimitError              an address at one of its limits (server.limits)
     ├── AdminError              an admin command that cannot be done (server.ops.moderation)
     ├── PresenceError           Redis cannot be reached (server.cluster.presence)
     └── BackupError             a backup or restore failed (server.store.sqlite_backup)

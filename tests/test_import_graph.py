@@ -132,6 +132,28 @@ def test_no_package_imports_a_package_above_it() -> None:
     assert upward == []
 
 
+SERVER_LAYERS = ("store", "rooms", "lobby", "cluster", "ops", "net", "gateway", "app")
+"""server's parts, lowest first: each imports only the parts before it (and the shared
+modules beside them: config, errors, logs, bots, limits, rulebounds, tasks)."""
+
+
+def test_the_server_parts_import_only_the_parts_below_them() -> None:
+    def part(module: str) -> str | None:
+        name = module.split(".")[1] if module.count(".") else ""
+        return name if name in SERVER_LAYERS else None
+
+    upward = sorted(
+        f"{module} imports {target}"
+        for module, targets in _graph().items()
+        if module.startswith("server.") and part(module) is not None
+        for target in targets
+        if target.startswith("server.")
+        and part(target) is not None
+        and SERVER_LAYERS.index(part(target) or "") > SERVER_LAYERS.index(part(module) or "")
+    )
+    assert upward == []
+
+
 def test_the_checks_see_cycles_and_imports_hidden_from_the_interpreter() -> None:
     """The walk itself: a TYPE_CHECKING import and one inside a function are edges."""
     graph = _graph()

@@ -40,8 +40,8 @@ from typing import Any
 from protocol import messages as m
 from server.cluster.presence import Presence, PresenceError
 from server.config import ServerConfig
-from server.gateway.session import Session
 from server.lobby.registry import Rooms
+from server.lobby.turn import Closable
 from server.rooms.ports import Listener
 from server.rooms.room import Room
 from server.store import FencedError, Storage, StoreError
@@ -159,7 +159,7 @@ class RedisDirectory:
     @staticmethod
     def _reconnect(audience: list[Listener], reason: str) -> None:
         for listener in audience:
-            if isinstance(listener, Session):
+            if isinstance(listener, Closable):
                 listener.close_soon(1012, reason)
 
     def _leases_lost(self, codes: list[str]) -> None:

@@ -19,8 +19,8 @@ from protocol import messages as m
 from protocol.text import TextError, clean_name
 from server.config import ServerConfig
 from server.errors import RequestError
-from server.gateway.session import Player, Session, error_message
-from server.lobby.players import Players
+from server.gateway.session import Session, error_message
+from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.logs import event
 from server.rooms.table import server_time

@@ -32,10 +32,10 @@ from server.config import ServerConfig
 from server.errors import RequestError
 from server.gateway import hello
 from server.gateway.services import Services
-from server.gateway.session import Player, Session, error_message
+from server.gateway.session import Session, error_message
 from server.lobby import handlers
 from server.lobby.handlers import Lobby
-from server.lobby.players import Players
+from server.lobby.players import Player, Players
 from server.lobby.registry import Elsewhere
 from server.lobby.turn import UnitOfWork
 from server.logs import event

@@ -25,7 +25,8 @@ from protocol.text import TextError, clean_chat
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
-from server.gateway.session import Player, Session, error_message
+from server.gateway.session import Session, error_message
+from server.lobby.players import Player
 from server.lobby.registry import Elsewhere, Rooms
 from server.logs import event
 from server.ops.moderation import REPORT_PREFIX, is_report, new_report

@@ -17,9 +17,7 @@ version; :meth:`Session.send_bytes`, msgpack or JSON); the frames are written by
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
-from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import BaseModel
@@ -28,19 +26,18 @@ from websockets.asyncio.server import ServerConnection
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, encode, encode_for, json_from_msgpack
 from server.config import ServerConfig
+from server.limits import TokenBucket
+from server.lobby.players import Player
 from server.logs import event
+from server.net.addresses import client_host
 from server.net.writer import write_frames
-from server.ops.limits import TokenBucket
 
 __all__ = [
     "Conn",
     "Flusher",
     "Player",
     "Session",
-    "client_host",
     "error_message",
-    "peer_address",
-    "peer_host",
 ]
 
 log = logging.getLogger("server")
@@ -52,21 +49,6 @@ class Flusher(Protocol):
     def dirty(self, conn: Session) -> None: ...
 
     def flush(self) -> None: ...
-
-
-@dataclass(eq=False)
-class Player:
-    """A person with a session token; ``conn`` is their live session, if any.
-
-    ``unstored_token_hash`` is set while the player has never sat down: such a player is
-    kept only in memory (and forgotten when they leave), so a flood of hellos writes
-    nothing; the store gets them when they first take a seat.
-    """
-
-    id: str
-    name: str
-    conn: Session | None = None
-    unstored_token_hash: str | None = None
 
 
 class Session:
@@ -184,53 +166,6 @@ def error_message(
     code: m.ErrorCode, message: str, request: str | None, req_id: int | None
 ) -> m.ErrorMessage:
     return m.ErrorMessage(code=code, message=message, request=request, id=req_id)
-
-
-def peer_host(ws: ServerConnection) -> str:
-    try:
-        return str(ws.remote_address[0])
-    except Exception:
-        return "?"
-
-
-def client_host(ws: ServerConnection, trusted_proxies: tuple[str, ...]) -> str:
-    """The address a connection counts as: its peer's, or, when the peer is a trusted
-    reverse proxy, the nearest address in ``X-Forwarded-For`` that is not a trusted
-    proxy itself (the header's right end: entries further left are the client's own
-    word and could be forged). A malformed entry counts as the proxy's address."""
-    host = peer_host(ws)
-    trusted = {_normal(proxy) for proxy in trusted_proxies} - {None}
-    if _normal(host) not in trusted:
-        return host
-    request = getattr(ws, "request", None)
-    header = request.headers.get_all("X-Forwarded-For") if request is not None else []
-    hops = [hop.strip() for line in header for hop in line.split(",")]
-    for hop in reversed(hops):
-        address = _normal(hop)
-        if address is None:
-            return host  # garbage in the chain: trust nothing left of it
-        if address not in trusted:
-            return address
-    return host
-
-
-def _normal(text: str) -> str | None:
-    """``text`` as a canonical IP address (``::ffff:1.2.3.4`` as ``1.2.3.4``), or None."""
-    try:
-        address = ipaddress.ip_address(text.strip())
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return str(address)
-
-
-def peer_address(ws: ServerConnection) -> str:
-    try:
-        address = ws.remote_address
-        return f"{address[0]}:{address[1]}"
-    except Exception:
-        return "?"
 
 
 Conn = Session

@@ -22,10 +22,10 @@ from protocol import messages as m
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
-from server.gateway.session import Player, Session
+from server.limits import AddressLimits, LimitError
+from server.lobby.players import Link, Player
 from server.lobby.registry import Elsewhere, Rooms
 from server.logs import event
-from server.ops.limits import AddressLimits, LimitError
 from server.rooms import requests
 from server.rooms.table import Seat, Table
 from server.rulebounds import check_score_range
@@ -67,7 +67,7 @@ class Lobby:
     created: Callable[[str], None] = lambda code: None  # a new table (the directory claims it)
 
 
-def list_tables(lobby: Lobby, session: Session, player: Player, message: m.ListTables) -> None:
+def list_tables(lobby: Lobby, session: Link, player: Player, message: m.ListTables) -> None:
     # built at most once per list_cache_seconds, whoever asks: listing every public
     # table for every request would let a few clients fill a core
     now = lobby.now()
@@ -80,7 +80,7 @@ def list_tables(lobby: Lobby, session: Session, player: Player, message: m.ListT
     session.send(m.TableList(tables=page, id=message.id))
 
 
-def create_table(lobby: Lobby, session: Session, player: Player, message: m.CreateTable) -> None:
+def create_table(lobby: Lobby, session: Link, player: Player, message: m.CreateTable) -> None:
     config, rooms = lobby.config, lobby.rooms
     if len(rooms) >= config.max_tables:  # finished tables hold memory too
         raise RequestError("server_full", "the server has as many tables as it can hold")
@@ -134,7 +134,7 @@ def create_table(lobby: Lobby, session: Session, player: Player, message: m.Crea
 
 
 def join_table(
-    lobby: Lobby, session: Session, player: Player, message: m.JoinTable
+    lobby: Lobby, session: Link, player: Player, message: m.JoinTable
 ) -> Elsewhere | None:
     room = lobby.rooms.find(message.code)
     if isinstance(room, Elsewhere):
@@ -144,7 +144,7 @@ def join_table(
 
 
 def watch_table(
-    lobby: Lobby, session: Session, player: Player, message: m.WatchTable
+    lobby: Lobby, session: Link, player: Player, message: m.WatchTable
 ) -> Elsewhere | None:
     room = lobby.rooms.find(message.code)
     if isinstance(room, Elsewhere):
@@ -153,7 +153,7 @@ def watch_table(
     return None
 
 
-def add_bot(lobby: Lobby, session: Session, player: Player, message: m.AddBot) -> Elsewhere | None:
+def add_bot(lobby: Lobby, session: Link, player: Player, message: m.AddBot) -> Elsewhere | None:
     room = lobby.rooms.find(message.code)
     if isinstance(room, Elsewhere):
         return room
@@ -166,7 +166,7 @@ def add_bot(lobby: Lobby, session: Session, player: Player, message: m.AddBot) -
     return None
 
 
-def leave(lobby: Lobby, session: Session, player: Player, message: m.Leave) -> Elsewhere | None:
+def leave(lobby: Lobby, session: Link, player: Player, message: m.Leave) -> Elsewhere | None:
     room = lobby.rooms.find(message.code)
     if isinstance(room, Elsewhere):
         return room
@@ -174,7 +174,7 @@ def leave(lobby: Lobby, session: Session, player: Player, message: m.Leave) -> E
     return None
 
 
-def act(lobby: Lobby, session: Session, player: Player, message: m.Act) -> Elsewhere | None:
+def act(lobby: Lobby, session: Link, player: Player, message: m.Act) -> Elsewhere | None:
     room = lobby.rooms.find(message.code)
     if isinstance(room, Elsewhere):
         return room
@@ -182,7 +182,7 @@ def act(lobby: Lobby, session: Session, player: Player, message: m.Act) -> Elsew
     return None
 
 
-def rematch(lobby: Lobby, session: Session, player: Player, message: m.Rematch) -> Elsewhere | None:
+def rematch(lobby: Lobby, session: Link, player: Player, message: m.Rematch) -> Elsewhere | None:
     room = lobby.rooms.find(message.code)
     if isinstance(room, Elsewhere):
         return room
@@ -190,7 +190,7 @@ def rematch(lobby: Lobby, session: Session, player: Player, message: m.Rematch) 
     return None
 
 
-def entropy(lobby: Lobby, session: Session, player: Player, message: m.Entropy) -> Elsewhere | None:
+def entropy(lobby: Lobby, session: Link, player: Player, message: m.Entropy) -> Elsewhere | None:
     room = lobby.rooms.find(message.code)
     if isinstance(room, Elsewhere):
         return room

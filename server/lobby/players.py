@@ -17,11 +17,55 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
 
-from server.gateway.session import Player
+from pydantic import BaseModel
+
 from server.store import Storage, token_hash
 
-__all__ = ["Players"]
+__all__ = ["Link", "Player", "Players"]
+
+
+class Link(Protocol):
+    """A player's live connection as the lobby sees it (a gateway ``Session``)."""
+
+    player: Player | None
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def address(self) -> str: ...
+
+    @property
+    def minor(self) -> int: ...
+
+    @property
+    def watching(self) -> set[str]: ...
+
+    def send(self, message: BaseModel) -> None: ...
+
+    def send_bytes(self, data: bytes) -> None: ...
+
+    def credit(self, count: int) -> None: ...
+
+    def close_soon(self, code: int, reason: str) -> None: ...
+
+
+@dataclass(eq=False)
+class Player:
+    """A person with a session token; ``conn`` is their live connection, if any.
+
+    ``unstored_token_hash`` is set while the player has never sat down: such a player is
+    kept only in memory (and forgotten when they leave), so a flood of hellos writes
+    nothing; the store gets them when they first take a seat.
+    """
+
+    id: str
+    name: str
+    conn: Link | None = None
+    unstored_token_hash: str | None = None
 
 
 class Players:

@@ -24,14 +24,16 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
-from server.gateway.session import Player, Session, error_message
-from server.lobby.players import Players
+from pydantic import BaseModel
+
+from protocol import messages as m
+from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.store import FencedError, Storage
 
-__all__ = ["Fencing", "Turn", "UnitOfWork"]
+__all__ = ["Closable", "Fencing", "Outbox", "Turn", "UnitOfWork"]
 
 log = logging.getLogger("server")
 
@@ -44,6 +46,23 @@ class _Metrics(Protocol):
     def sent(self) -> None: ...
 
     def error(self, code: str) -> None: ...
+
+
+class Outbox(Protocol):
+    """A session as the unit of work sees it: frames queued until the commit."""
+
+    pending: list[bytes]
+
+    def send(self, message: BaseModel) -> None: ...
+
+    def flush(self) -> None:
+        """Write the queued frames (after the commit)."""
+        ...
+
+
+@runtime_checkable
+class Closable(Protocol):
+    def close_soon(self, code: int, reason: str) -> None: ...
 
 
 class Fencing(Protocol):
@@ -65,8 +84,8 @@ class Turn:
     """What one turn of the loop did: sessions with output, requests that wrote, tables
     written and players stored."""
 
-    dirty: list[Session] = field(default_factory=list)
-    writers: list[tuple[Session, str, int | None]] = field(default_factory=list)
+    dirty: list[Outbox] = field(default_factory=list)
+    writers: list[tuple[Outbox, str, int | None]] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)
     new_players: list[tuple[Player, str]] = field(default_factory=list)
 
@@ -99,12 +118,12 @@ class UnitOfWork:
         if self._handle is None:
             self._handle = asyncio.get_running_loop().call_soon(self.flush)
 
-    def dirty(self, session: Session) -> None:
+    def dirty(self, session: Outbox) -> None:
         """``session`` has frames to send."""
         self._turn.dirty.append(session)
         self.schedule()
 
-    def wrote(self, session: Session, request: str, req_id: int | None) -> None:
+    def wrote(self, session: Outbox, request: str, req_id: int | None) -> None:
         self._turn.writers.append((session, request, req_id))
 
     def touched(self, code: str) -> None:
@@ -161,13 +180,13 @@ class UnitOfWork:
         # a fenced table is run by another node now: this one forgets it (its audience
         # hears `left` and joins again, or reconnects to be sent there)
         fenced = set(error.codes) if isinstance(error, FencedError) else set()
-        closing: list[Session] = []
+        closing: list[Closable] = []
         for code in sorted(fenced):
             if self._fencing().released(code):
                 if rooms.get(code) is not None:
                     log.warning("table %s: no longer owned by this node; dropped here", code)
                 audience = rooms.remove(code, say_left=False)
-                closing.extend(s for s in audience if isinstance(s, Session))
+                closing.extend(s for s in audience if isinstance(s, Closable))
             elif rooms.get(code) is not None:
                 log.warning("table %s: claimed by another node; dropped here", code)
                 rooms.remove(code)
@@ -181,6 +200,8 @@ class UnitOfWork:
         )
         for session, request, req_id in turn.writers:
             self.metrics.error("internal_error")
-            session.send(error_message("internal_error", reason, request, req_id))
-        for session in closing:
-            session.close_soon(1012, "this table moved to another node: reconnect")
+            session.send(
+                m.ErrorMessage(code="internal_error", message=reason, request=request, id=req_id)
+            )
+        for listener in closing:
+            listener.close_soon(1012, "this table moved to another node: reconnect")

@@ -28,7 +28,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import Event
 
 from server.config import ServerConfig
-from server.ops.limits import TokenBucket
+from server.limits import TokenBucket
 
 __all__ = [
     "FD_RESERVE",

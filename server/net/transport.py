@@ -17,20 +17,50 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from protocol import messages as m
 from protocol.codec import encode, encode_json
 from server.config import ServerConfig
-from server.gateway.session import Flusher, Session, error_message, peer_address
+from server.limits import AddressLimits
 from server.logs import event
-from server.ops.limits import AddressLimits
+from server.net.addresses import peer_address
 
-__all__ = ["Transport", "TransportParts"]
+__all__ = ["Connection", "Transport", "TransportParts"]
 
 log = logging.getLogger("server")
+
+C = TypeVar("C", bound="Connection")
+
+
+class _Player(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+class Connection(Protocol):
+    """A connection as the transport sees it (a gateway ``Session``)."""
+
+    closed: bool
+    pending: list[bytes]
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def address(self) -> str: ...
+
+    @property
+    def json(self) -> bool: ...
+
+    @property
+    def player(self) -> _Player | None: ...
+
+    @property
+    def close_task(self) -> asyncio.Task[None] | None: ...
 
 
 class _Metrics(Protocol):
@@ -44,28 +74,30 @@ class _Bans(Protocol):
 
 
 @dataclass
-class TransportParts:
+class TransportParts(Generic[C]):
+    """``open`` makes the session of a new websocket connection (the gateway's)."""
+
     limits: AddressLimits
     bans: _Bans
     metrics: _Metrics
-    work: Flusher
-    handle_data: Callable[[Session, bytes | str], None]
-    goodbye: Callable[[Session], None]
+    open: Callable[[ServerConnection], C]
+    handle_data: Callable[[C, bytes | str], None]
+    goodbye: Callable[[C], None]
     now: Callable[[], float]
 
 
-class Transport:
+class Transport(Generic[C]):
     """Every open session of one server (see the module)."""
 
-    def __init__(self, config: ServerConfig, parts: TransportParts) -> None:
+    def __init__(self, config: ServerConfig, parts: TransportParts[C]) -> None:
         self.config = config
         self.parts = parts
-        self.sessions: set[Session] = set()
+        self.sessions: set[C] = set()
         self.closing = False
 
     async def handler(self, ws: ServerConnection) -> None:
         parts = self.parts
-        session = Session(ws, self.config, parts.work)
+        session = parts.open(ws)
         full = len(self.sessions) >= self.config.max_connections or self.closing
         if parts.bans.address_banned(session.address):
             await self._refuse(ws, session, "banned", "this address is banned from this server")
@@ -83,7 +115,7 @@ class Transport:
             extra=event("connection.open", conn=session.id, address=peer_address(ws)),
         )
         try:
-            await self._read(session)
+            await self._read(ws, session)
         except ConnectionClosed:
             pass
         finally:
@@ -107,7 +139,7 @@ class Transport:
                 ),
             )
 
-    async def _refuse(self, ws: ServerConnection, session: Session, code: str, why: str) -> None:
+    async def _refuse(self, ws: ServerConnection, session: C, code: str, why: str) -> None:
         address = peer_address(ws)
         log.info(
             "connection from %s refused: %s",
@@ -119,17 +151,16 @@ class Transport:
         )
         self.parts.metrics.error(code)
         if code == "banned":
-            refusal = error_message("banned", why, None, None)
+            refusal = m.ErrorMessage(code="banned", message=why)
             close_code, close_reason = 1008, "banned"
         else:
-            refusal = error_message("server_full", f"{why}; try later", None, None)
+            refusal = m.ErrorMessage(code="server_full", message=f"{why}; try later")
             close_code, close_reason = 1013, "server full"
         with contextlib.suppress(ConnectionClosed):
             await ws.send(encode_json(refusal) if session.json else encode(refusal))
             await ws.close(close_code, close_reason)
 
-    async def _read(self, session: Session) -> None:
-        ws = session.ws
+    async def _read(self, ws: ServerConnection, session: C) -> None:
         deadline = self.parts.now() + self.config.hello_timeout
         while not session.closed:
             if session.player is None:

@@ -45,7 +45,7 @@ from typing import Any, Final, Protocol
 from protocol import messages as m
 from server.config import ServerConfig
 from server.errors import ServerError
-from server.gateway.session import Player, Session
+from server.lobby.players import Link, Player
 from server.logs import event
 from server.ops.moderation import AdminError, Moderation
 from server.rooms.room import Room
@@ -76,7 +76,7 @@ class AdminPort(Protocol):
         """Every player in memory (connected or holding a seat)."""
         ...
 
-    def admin_sessions(self) -> Iterable[Session]: ...
+    def admin_sessions(self) -> Iterable[Link]: ...
 
     def admin_tables_of(self, player_id: str) -> list[str]: ...
 
@@ -112,7 +112,7 @@ def _players_matching(hub: AdminPort, who: str) -> list[Player]:
     return found
 
 
-def _drop_banned(conn: Session) -> None:
+def _drop_banned(conn: Link) -> None:
     message = "you are banned from this server"
     conn.send(m.ErrorMessage(code="banned", message=message, request=None, id=None))
     conn.close_soon(1008, "banned")

@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from server.config import ServerConfig
 from server.errors import ServerError
-from server.ops.limits import TokenBucket
+from server.limits import TokenBucket
 
 __all__ = [
     "RECENT_CHAT_LINES",
