@@ -99,9 +99,9 @@ def admin_socket_path(config: ServerConfig) -> str | None:
 # ---- the commands ---------------------------------------------------------------------
 
 
-def _players_matching(hub: AdminPort, who: str) -> list[Player]:
+def _players_matching(port: AdminPort, who: str) -> list[Player]:
     """Connected or known players by id, else by name (casefolded)."""
-    everyone = list(hub.admin_players())
+    everyone = list(port.admin_players())
     found = [p for p in everyone if p.id == who]
     if found:
         return found
@@ -118,9 +118,9 @@ def _drop_banned(conn: Link) -> None:
     conn.close_soon(1008, "banned")
 
 
-def _tables(hub: AdminPort) -> list[dict[str, Any]]:
+def _tables(port: AdminPort) -> list[dict[str, Any]]:
     out = []
-    for table in hub.admin_rooms():
+    for table in port.admin_rooms():
         seats = []
         online = table.online()
         for index, seat in enumerate(table.seats):
@@ -147,9 +147,9 @@ def _tables(hub: AdminPort) -> list[dict[str, Any]]:
     return out
 
 
-def _players(hub: AdminPort) -> list[dict[str, Any]]:
+def _players(port: AdminPort) -> list[dict[str, Any]]:
     out = []
-    for player in hub.admin_players():
+    for player in port.admin_players():
         conn = player.conn
         if conn is None:
             continue
@@ -159,15 +159,15 @@ def _players(hub: AdminPort) -> list[dict[str, Any]]:
                 "name": player.name,
                 "address": conn.address,
                 "connection": conn.id,
-                "tables": sorted(hub.admin_tables_of(player.id)),
-                "muted": player.id in hub.moderation.muted,
+                "tables": sorted(port.admin_tables_of(player.id)),
+                "muted": player.id in port.moderation.muted,
             }
         )
     return out
 
 
-def _close(hub: AdminPort, code: str) -> str:
-    if not hub.admin_close(code.upper()):
+def _close(port: AdminPort, code: str) -> str:
+    if not port.admin_close(code.upper()):
         raise AdminError(f"there is no table {code!r}")
     log.info(
         "table %s: closed by the host",
@@ -177,9 +177,9 @@ def _close(hub: AdminPort, code: str) -> str:
     return code.upper()
 
 
-def _kick(hub: AdminPort, who: str) -> list[str]:
+def _kick(port: AdminPort, who: str) -> list[str]:
     kicked = []
-    for player in _players_matching(hub, who):
+    for player in _players_matching(port, who):
         if player.conn is not None:
             # a kick is not a ban: the connection closes, the seat is held as for any drop
             player.conn.close_soon(KICK_CLOSE_CODE, "removed by the host")
@@ -193,13 +193,13 @@ def _kick(hub: AdminPort, who: str) -> list[str]:
     return kicked
 
 
-def _ban(hub: AdminPort, kind: str, value: str) -> dict[str, Any]:
-    banned = hub.moderation.ban(kind, value)
+def _ban(port: AdminPort, kind: str, value: str) -> dict[str, Any]:
+    banned = port.moderation.ban(kind, value)
     dropped = []
-    for conn in list(hub.admin_sessions()):
+    for conn in list(port.admin_sessions()):
         player = conn.player
-        if (kind == "address" and hub.moderation.address_banned(conn.address)) or (
-            kind == "name" and player is not None and hub.moderation.name_banned(player.name)
+        if (kind == "address" and port.moderation.address_banned(conn.address)) or (
+            kind == "name" and player is not None and port.moderation.name_banned(player.name)
         ):
             _drop_banned(conn)
             dropped.append(conn.id)
@@ -213,14 +213,14 @@ def _ban(hub: AdminPort, kind: str, value: str) -> dict[str, Any]:
     return {"banned": banned, "kind": kind, "connections_dropped": len(dropped)}
 
 
-def _mute(hub: AdminPort, who: str, mute: bool) -> list[str]:
-    ids = [player.id for player in _players_matching(hub, who)]
+def _mute(port: AdminPort, who: str, mute: bool) -> list[str]:
+    ids = [player.id for player in _players_matching(port, who)]
     for player_id in ids:
         if mute:
-            hub.moderation.muted.add(player_id)
+            port.moderation.muted.add(player_id)
         else:
-            hub.moderation.muted.discard(player_id)
-    hub.moderation.save()
+            port.moderation.muted.discard(player_id)
+    port.moderation.save()
     log.info(
         "%s %s",
         "mute" if mute else "unmute",
@@ -242,48 +242,48 @@ def _two(args: list[str], usage: str) -> tuple[str, str]:
     return args[0], args[1]
 
 
-def _cmd_tables(hub: AdminPort, args: list[str]) -> Any:
-    return _tables(hub)
+def _cmd_tables(port: AdminPort, args: list[str]) -> Any:
+    return _tables(port)
 
 
-def _cmd_players(hub: AdminPort, args: list[str]) -> Any:
-    return _players(hub)
+def _cmd_players(port: AdminPort, args: list[str]) -> Any:
+    return _players(port)
 
 
-def _cmd_close(hub: AdminPort, args: list[str]) -> Any:
-    return _close(hub, _one(args, "close CODE"))
+def _cmd_close(port: AdminPort, args: list[str]) -> Any:
+    return _close(port, _one(args, "close CODE"))
 
 
-def _cmd_kick(hub: AdminPort, args: list[str]) -> Any:
-    return _kick(hub, _one(args, "kick PLAYER"))
+def _cmd_kick(port: AdminPort, args: list[str]) -> Any:
+    return _kick(port, _one(args, "kick PLAYER"))
 
 
-def _cmd_ban(hub: AdminPort, args: list[str]) -> Any:
-    return _ban(hub, *_two(args, "ban name|address VALUE"))
+def _cmd_ban(port: AdminPort, args: list[str]) -> Any:
+    return _ban(port, *_two(args, "ban name|address VALUE"))
 
 
-def _cmd_unban(hub: AdminPort, args: list[str]) -> Any:
-    return hub.moderation.unban(*_two(args, "unban name|address VALUE"))
+def _cmd_unban(port: AdminPort, args: list[str]) -> Any:
+    return port.moderation.unban(*_two(args, "unban name|address VALUE"))
 
 
-def _cmd_bans(hub: AdminPort, args: list[str]) -> Any:
-    moderation = hub.moderation
+def _cmd_bans(port: AdminPort, args: list[str]) -> Any:
+    moderation = port.moderation
     return {
         "names": sorted(moderation.banned_names),
         "addresses": sorted(moderation.banned_networks),
     }
 
 
-def _cmd_mute(hub: AdminPort, args: list[str]) -> Any:
-    return _mute(hub, _one(args, "mute PLAYER"), True)
+def _cmd_mute(port: AdminPort, args: list[str]) -> Any:
+    return _mute(port, _one(args, "mute PLAYER"), True)
 
 
-def _cmd_unmute(hub: AdminPort, args: list[str]) -> Any:
-    return _mute(hub, _one(args, "unmute PLAYER"), False)
+def _cmd_unmute(port: AdminPort, args: list[str]) -> Any:
+    return _mute(port, _one(args, "unmute PLAYER"), False)
 
 
-def _cmd_reports(hub: AdminPort, args: list[str]) -> Any:
-    return list(hub.moderation.reports)
+def _cmd_reports(port: AdminPort, args: list[str]) -> Any:
+    return list(port.moderation.reports)
 
 
 ADMIN_COMMANDS: Final[dict[str, Callable[[AdminPort, list[str]], Any]]] = {
@@ -298,10 +298,10 @@ ADMIN_COMMANDS: Final[dict[str, Callable[[AdminPort, list[str]], Any]]] = {
     "unmute": _cmd_unmute,
     "reports": _cmd_reports,
 }
-"""Every ``spades admin`` command: ``(hub, args) -> result`` (JSON-ready)."""
+"""Every ``spades admin`` command: ``(port, args) -> result`` (JSON-ready)."""
 
 
-def run_command(hub: AdminPort, request: Any) -> dict[str, Any]:
+def run_command(port: AdminPort, request: Any) -> dict[str, Any]:
     """Do one admin request (a decoded JSON line); the reply to send back."""
     if not isinstance(request, dict) or not isinstance(request.get("command"), str):
         return {"ok": False, "error": 'a request is {"command": NAME, "args": [...]}'}
@@ -312,7 +312,7 @@ def run_command(hub: AdminPort, request: Any) -> dict[str, Any]:
     if command is None:
         return {"ok": False, "error": f"unknown command {request['command']!r}"}
     try:
-        return {"ok": True, "result": command(hub, args)}
+        return {"ok": True, "result": command(port, args)}
     except AdminError as error:
         return {"ok": False, "error": str(error)}
     except OSError as error:  # the moderation file could not be written (a full disk)
@@ -323,7 +323,7 @@ def run_command(hub: AdminPort, request: Any) -> dict[str, Any]:
 # ---- the socket -----------------------------------------------------------------------
 
 
-async def serve_admin(hub: AdminPort, path: str) -> asyncio.Server:
+async def serve_admin(port: AdminPort, path: str) -> asyncio.Server:
     """Listen on the unix socket ``path`` (mode 0600; a stale socket there is replaced).
 
     Raises :class:`~server.errors.StartupError`-like ``ServerError`` when ``path`` is
@@ -344,7 +344,7 @@ async def serve_admin(hub: AdminPort, path: str) -> asyncio.Server:
             except ValueError:
                 reply: dict[str, Any] = {"ok": False, "error": "not a line of JSON"}
             else:
-                reply = run_command(hub, request)
+                reply = run_command(port, request)
             writer.write(json.dumps(reply, ensure_ascii=False).encode() + b"\n")
             await writer.drain()
         except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError):

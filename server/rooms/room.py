@@ -7,11 +7,12 @@
 
 A room is driven synchronously by method calls (the checks of a request are in
 :mod:`server.rooms.requests`); only its :class:`~server.rooms.ports.Clock` touches the
-event loop. Where to look for "what happens when a card is played": :meth:`Room.commit`
-applies the action to the engine, stores it and tells every seat and spectator (each
-from its own view), and :meth:`Room.advance` moves the table on: the entropy step before
-each hand, the next seat's prompt (and turn timer), a bot's move, the end of the game.
-The room is the one owner of its membership: :meth:`Room.sit`, :meth:`Room.vacate`,
+event loop. Where to look for "what happens when a card is played": the room's
+:class:`~server.rooms.play.Play` (``room.play``): ``commit`` applies the action to the
+engine, stores it and tells every seat and spectator (each from its own view), and
+``advance`` moves the table on: the entropy step before each hand, the next seat's
+prompt (and turn timer), a bot's move, the end of the game. Holds of dropped seats are
+the room's. The room is the one owner of its membership: :meth:`Room.sit`, :meth:`Room.vacate`,
 :meth:`Room.add_spectator` and :meth:`Room.remove_spectator` keep the seats, the
 spectators and each connection's ``watching`` in step.
 """
