@@ -3,7 +3,7 @@
     python3 bench/fuzz.py                      # 100,000 inputs
     python3 bench/fuzz.py --inputs 1000000 --seed 7
 
-Drives one server hub in this process through :meth:`server.app.Hub.handle_data`, the
+Drives one server hub in this process through ``Hub.handle_data`` (:mod:`server.app`), the
 function every websocket frame goes through, with frames that are random bytes, text,
 oversized, mutated valid messages (bytes flipped, cut or spliced; fields dropped, retyped
 or replaced; type tags swapped) and valid messages sent at the wrong moment (another
@@ -83,7 +83,7 @@ class FuzzConn(Conn):
     """A connection whose replies are kept (as bytes) instead of being written."""
 
     def __init__(self, hub: Hub) -> None:
-        super().__init__(FakeSocket(), hub.config, hub)  # type: ignore[arg-type]
+        super().__init__(FakeSocket(), hub.config, hub.work)  # type: ignore[arg-type]
         self.replies: list[bytes] = []
 
     def send_bytes(self, data: bytes) -> None:
@@ -209,7 +209,7 @@ class Fuzzer:
     def new_fuzzers(self) -> None:
         for conn in self.fuzzers:
             self.hub.conns.discard(conn)
-            self.hub._disconnected(conn)
+            self.hub.disconnected(conn)
         self.fuzzers = [self.connect("eve"), self.connect("mallory")]
         self.own = self.request(self.fuzzers[0], m.CreateTable())
         self.request(self.fuzzers[1], m.JoinTable(code=self.own))

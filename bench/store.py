@@ -51,7 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.store import Store
-from server.store_pg import PgStore
+from server.store.pg import PgStore
 from tests.pgfixture import PgServer
 
 ROOT = Path(__file__).resolve().parent.parent

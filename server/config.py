@@ -97,7 +97,7 @@ class ServerConfig:
     - ``keep_finished_days``/``reclaim_days``/``keep_analyses_days``: how long finished
       games, closed or never-started tables and idle players, and cached analyses are kept (``0``:
       for ever); reclaimed at start and every ``retention_interval_seconds`` (see
-      :mod:`server.retention`).
+      :mod:`server.store.retention`).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
     """
@@ -152,7 +152,7 @@ class ServerConfig:
     metrics_host: str = "127.0.0.1"
     admin_socket: str | None = None
     trusted_proxies: tuple[str, ...] = ()
-    # retention (server/retention.py): days each kind is kept, 0 for ever
+    # retention (server/store/retention.py): days each kind is kept, 0 for ever
     keep_finished_days: float = 365.0
     reclaim_days: float = 7.0
     keep_analyses_days: float = 30.0

@@ -1,4 +1,13 @@
-"""The server package's root error.
+"""The server package's root error, and the refusal of one request.
+
+    ServerError                 root of what the server raises to its callers
+    ├── StartupError            cannot start as configured (server.errors)
+    ├── RequestError            one request refused, nothing changed (becomes ``error``)
+    ├── StoreError              the store (server.store.base); FencedError below it
+    ├── LimitError              an address at one of its limits (server.limits)
+    ├── AdminError              an admin command that cannot be done (server.ops.moderation)
+    ├── PresenceError           Redis cannot be reached (server.cluster.presence)
+    └── BackupError             a backup or restore failed (server.store.sqlite_backup)
 
 try:
     running = await start_server(config)
@@ -8,7 +17,12 @@ except ServerError as error:      # e.g. StoreError: the store cannot be opened
 
 from __future__ import annotations
 
-__all__ = ["ServerError", "StartupError"]
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from protocol.messages import ErrorCode
+
+__all__ = ["RequestError", "ServerError", "StartupError"]
 
 
 class ServerError(Exception):
@@ -17,3 +31,13 @@ class ServerError(Exception):
 
 class StartupError(ServerError):
     """The server cannot start as configured (say its TLS certificate cannot be loaded)."""
+
+
+class RequestError(ServerError):
+    """A refused request: ``code`` and ``message`` become an ``error`` message; raised
+    before anything changed."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message

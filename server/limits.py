@@ -1,5 +1,7 @@
-"""Per-address limits: what one network address may hold of the server.
+"""Limits: the one token bucket, and what one network address may hold of the server.
 
+    bucket = TokenBucket(rate=20.0, burst=40)      # requests, chat, pings, reports
+    if not bucket.take(): ...                      # refused
     limits = AddressLimits(config)
     if not limits.connect(address): ...          # refuse: server_full, close 1013
     limits.disconnect(address)
@@ -14,16 +16,58 @@ proxy's address, so raise these there (README: "TLS and reverse proxies").
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from server.config import ServerConfig
 from server.errors import ServerError
 
-if TYPE_CHECKING:
-    from server.tables import Table
+__all__ = ["AddressLimits", "LimitError", "TokenBucket"]
 
-__all__ = ["AddressLimits", "LimitError"]
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up; starts full.
+
+    ``take(now)`` spends one if there is one (``now``: a clock of the caller's, seconds;
+    default ``time.monotonic()``); ``credit(count)`` gives tokens back."""
+
+    def __init__(self, rate: float, burst: float, now: float | None = None) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic() if now is None else now
+
+    def credit(self, count: int) -> None:
+        """Give back ``count`` tokens (never above ``burst``): the server asked for a reply."""
+        self.tokens = min(self.burst, self.tokens + count)
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class _Seat(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+
+class Table(Protocol):
+    """A table as the limits see it: who made it, its status and seats."""
+
+    @property
+    def address(self) -> str | None: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def seats(self) -> Sequence[_Seat]: ...
 
 
 class LimitError(ServerError):

@@ -1,4 +1,4 @@
-"""server.presence against a real redis-server: leases, generations, renewal, release,
+"""server.cluster.presence against a real redis-server: leases, generations, renewal, release,
 the open-table directory, pub/sub notices and the players' tables."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server.presence import Lease, Presence, PresenceError
+from server.cluster.presence import Lease, Presence, PresenceError
 from tests.redisfixture import RedisServer, Relay
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from protocol import messages as m
 from server import ServerConfig, start_server
+from server.cluster.presence import Presence
 from server.errors import StartupError
-from server.presence import Presence
 from tests.redisfixture import RedisServer, free_port
 from tests.server.helpers import Client
 
@@ -30,7 +30,7 @@ def test_spades_serve_alone_never_imports_redis() -> None:
         "    running = await start_server(config)\n"
         "    await running.close()\n"
         "asyncio.run(main())\n"
-        "print('redis' in sys.modules, 'server.presence' in sys.modules)\n"
+        "print('redis' in sys.modules, 'server.cluster.presence' in sys.modules)\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run(

@@ -13,7 +13,7 @@ import pytest
 from protocol import messages as m
 from protocol.codec import encode
 from server import RunningServer
-from server.guard import FD_RESERVE, raise_fd_limit
+from server.net.guard import FD_RESERVE, raise_fd_limit
 from tests.server.helpers import Client, run
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from protocol import messages as m
 from server import start_server
-from server.retention import RetentionPolicy, reclaim_all, reclaim_step
 from server.store import Store
+from server.store.retention import RetentionPolicy, reclaim_all, reclaim_step
 from tests.server.helpers import TEST_CONFIG, Client, choose, drive, run, two_players
 
 DAY = 86400.0
@@ -39,9 +39,10 @@ def actions(store: Store, code: str, game_no: int, count: int = 3) -> None:
         store.append_action(code, game_no, index, 0, f"action {index}", None)
 
 
-def a_store_a_host_has() -> Store:
-    """One of each kind of row the policy is about."""
-    store = Store(":memory:")
+def a_store_a_host_has(into: Any = None) -> Store:
+    """One of each kind of row the policy is about (in ``into``, default a new SQLite
+    store in memory)."""
+    store: Store = Store(":memory:") if into is None else into
     for player in ("seated", "idle", "connected", "watcher"):
         store.add_player(player, player, f"token of {player}")
     # a live table showing its finished game 2 (game 1's record is older news)

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from protocol import messages as m
-from server import RunningServer, lobby
+from server import RunningServer
+from server.lobby import registry
 from tests.server.helpers import FAST, Client, play_to_end, run, two_players
 
 
@@ -113,7 +114,7 @@ def test_a_new_table_never_reuses_the_code_of_a_stored_table(
         assert old not in server.hub.tables  # closed: only the store has it now
         # the code generator draws the old code first, then a fresh one
         draws = itertools.chain(old, itertools.repeat("Z"))
-        monkeypatch.setattr(lobby.secrets, "choice", lambda alphabet: next(draws))
+        monkeypatch.setattr(registry.secrets, "choice", lambda alphabet: next(draws))
         created = await first.request(m.CreateTable(), m.Snapshot)
         assert created.table.code == "Z" * 8 != old
 

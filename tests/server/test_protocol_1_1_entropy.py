@@ -1,4 +1,4 @@
-"""Protocol 1.1 seat entropy against a real server (RULES.md §1: not even the server can
+"""Protocol 1.1 seat entropy against a real server (docs/rules.md §1: not even the server can
 choose the deck): ``hand_started`` carries the commitment, each 1.1 human seat sends
 ``entropy``, the shuffle waits for both (or ``entropy_seconds``), and every hand of the
 record, a forfeited one included, verifies with the seats' own values in it."""

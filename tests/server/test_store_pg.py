@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -24,9 +25,10 @@ from engine import replay
 from protocol import messages as m
 from protocol.codec import decode_server
 from server import RunningServer, app
-from server.storage import Storage, open_store
-from server.store import FencedError, Store, StoreError
-from server.store_pg import SCHEMA_VERSION, PgStore
+from server.store import FencedError, Storage, Store, StoreError, open_store
+from server.store.pg import SCHEMA_VERSION, PgStore
+from server.store.retention import reclaim_step
+from server.store.sqlite import SCHEMA_VERSION as SQLITE_SCHEMA_VERSION
 from tests.pgfixture import PgServer
 from tests.server import helpers, test_games, test_lobby, test_resume
 from tests.server.helpers import TEST_CONFIG, Client, drive, play_to_end, run, two_players
@@ -239,6 +241,18 @@ def test_the_schema_is_versioned_and_a_newer_one_is_refused(pg_dsn: str) -> None
         admin.execute("UPDATE meta SET value = %s WHERE key = 'schema_version'", (str(99),))
     with pytest.raises(StoreError, match="schema is version 99"):
         PgStore(pg_dsn)
+
+
+def test_the_sqlite_schema_is_versioned_and_a_newer_one_is_refused(tmp_path: Path) -> None:
+    path = str(tmp_path / "spades.db")
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        assert row == (SQLITE_SCHEMA_VERSION,)
+        db.execute("UPDATE meta SET value = 99 WHERE key = 'schema_version'")
+    db.close()
+    with pytest.raises(StoreError, match="schema is version 99"):
+        Store(path)
 
 
 def test_an_unreachable_database_is_one_clear_line(pg_server: PgServer) -> None:
@@ -739,3 +753,51 @@ def test_sqlite_a_claim_inside_a_lost_turn_is_forgotten(tmp_path: Path) -> None:
     finally:
         other.close()
         store.close()
+
+
+# ---- retention, on both stores --------------------------------------------------------
+
+
+def test_retention_reclaims_the_same_rows_on_both_stores(open_kind: StoreFactory) -> None:
+    """The documented policy (tests/server/test_keep_retention.py) on either store: the
+    same kinds go at the same ages, and what a live table shows stays."""
+    from tests.server.test_keep_retention import POLICY, a_store_a_host_has
+
+    store = open_kind()
+    a_store_a_host_has(store)
+    day = 86400.0
+    now = time.time()
+    assert reclaim_step(store, POLICY, now + 2 * day).total == 0
+    assert reclaim_step(store, POLICY, now + 4 * day).analyses == 2
+    step = reclaim_step(store, POLICY, now + 8 * day, live_players=["connected"])
+    assert (step.closed_tables, step.waiting_tables, step.players) == (2, 1, 2)
+    assert store.player_by_token("token of seated") is not None  # at a live table
+    assert store.player_by_token("token of connected") is not None  # connected now
+    assert store.player_by_token("token of watcher") is None  # sat at the waiting table
+    step = reclaim_step(store, POLICY, now + 31 * day)
+    assert step.finished_games == 2  # r-old and r-played; r-shown stays
+    assert store.record_json("r-old") is None and store.record_json("r-shown") is not None
+    assert store.load_actions("LIVE2345", 1) == [] and len(store.load_actions("LIVE2345", 2)) == 3
+
+
+def test_retention_on_postgresql_runs_on_one_node_at_a_time(pg_dsn: str) -> None:
+    """Two nodes reclaim at once: the one holding the advisory lock (until its commit)
+    deletes, the other finds nothing to do; after the commit the lock is free again."""
+    from tests.server.test_keep_retention import POLICY, a_store_a_host_has
+
+    setup = PgStore(pg_dsn)
+    a_store_a_host_has(setup)
+    setup.close()
+    first, second = PgStore(pg_dsn, autocommit=False), PgStore(pg_dsn, autocommit=False)
+    later = time.time() + 8 * 86400.0
+    try:
+        assert reclaim_step(first, POLICY, later).total == 8  # 3 tables, 2 analyses, 3 players
+        assert reclaim_step(second, POLICY, later).total == 0  # the lock is taken
+        first.commit()
+        second.commit()
+        assert reclaim_step(second, POLICY, later).total == 0  # nothing left: all gone
+        second.commit()
+        assert first.load_table("EMPTY234") is None
+    finally:
+        first.close()
+        second.close()

@@ -91,6 +91,11 @@ class _HubCollector(Collector):
     def __init__(self, hub: MetricsSource) -> None:
         self.hub = hub
 
+    def describe(self) -> Iterable[GaugeMetricFamily]:
+        """Nothing at registration: the hub is read only when the page is scraped (it may
+        still be being built when the metrics are)."""
+        return ()
+
     def collect(self) -> Iterable[GaugeMetricFamily]:
         hub = self.hub
         yield GaugeMetricFamily(
@@ -175,6 +180,10 @@ class Metrics:
         self._committed: list[float] = []  # committed, not yet written
 
     # ---- hooks ----------------------------------------------------------------------
+
+    def opened(self) -> None:
+        """A websocket connection was accepted."""
+        self.connections_opened.inc()
 
     def request_started(self) -> None:
         """A frame was read; the action it may carry is timed from now."""

@@ -28,6 +28,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import Event
 
 from server.config import ServerConfig
+from server.limits import TokenBucket
 
 __all__ = [
     "FD_RESERVE",
@@ -91,11 +92,10 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
     live: set[ServerConnection] = set()
 
     class GuardedConnection(ServerConnection):
-        ping_tokens: float = float(config.ping_burst)
-        ping_checked: float = 0.0
         stalled_since: float | None = None
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            self.pings = TokenBucket(config.pings_per_second, config.ping_burst)
             super().connection_made(transport)
             if budget and len(live) >= budget:
                 drop(self, "near the open-file limit; new connections are shed")
@@ -114,21 +114,10 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
                 drop(self, "too much unread output")
 
         def process_event(self, event: Event) -> None:
-            if isinstance(event, Frame) and event.opcode is Opcode.PING and not self._ping_ok():
+            if isinstance(event, Frame) and event.opcode is Opcode.PING and not self.pings.take():
                 drop(self, "too many pings")
                 return
             super().process_event(event)
-
-        def _ping_ok(self) -> bool:
-            now = time.monotonic()
-            if self.ping_checked:
-                refill = (now - self.ping_checked) * config.pings_per_second
-                self.ping_tokens = min(float(config.ping_burst), self.ping_tokens + refill)
-            self.ping_checked = now
-            if self.ping_tokens >= 1.0:
-                self.ping_tokens -= 1.0
-                return True
-            return False
 
     return GuardedConnection
 

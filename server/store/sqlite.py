@@ -14,27 +14,29 @@ sends anything about them. Tokens are never stored, only their SHA-256::
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
-from server.errors import ServerError
+from server.store import sqlite_retention
+from server.store.base import (
+    ActionRow,
+    FencedError,
+    PlayerRow,
+    StoreError,
+    TableRow,
+    token_hash,
+)
+from server.store.policy import Reclaimed, RetentionPolicy
 
-__all__ = [
-    "ActionRow",
-    "FencedError",
-    "PlayerRow",
-    "Store",
-    "StoreError",
-    "TableRow",
-    "token_hash",
-]
+__all__ = ["SCHEMA_VERSION", "Store"]
+
+SCHEMA_VERSION = 1
+"""Kept in ``meta`` as ``schema_version``: a store written by a newer server is refused."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -82,66 +84,6 @@ CREATE TABLE IF NOT EXISTS fences (
     generation INTEGER NOT NULL
 );
 """
-
-
-class StoreError(ServerError):
-    """The store cannot be opened, or it lost the writes of its open transaction.
-
-    Raised by ``Store(path)`` (one line: the path and what is wrong), and by
-    :meth:`Store.commit` and every write until then when a write or the commit failed
-    (say the disk is full): nothing since the last commit is stored, and the caller must
-    bring its memory back to what is.
-    """
-
-
-class FencedError(StoreError):
-    """Another node claimed a table of this transaction under a higher lease generation.
-
-    Raised by ``claim_table`` (a higher generation is stored already) and by ``commit``
-    (a table this node claimed was claimed since by someone else: the whole transaction
-    was rolled back, nothing of it is stored). ``codes`` names the tables this node must
-    stop running.
-    """
-
-    def __init__(self, codes: tuple[str, ...], message: str) -> None:
-        super().__init__(message)
-        self.codes = codes
-
-
-def token_hash(token: str) -> str:
-    """What the store keeps instead of a token."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class PlayerRow:
-    id: str
-    name: str
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """A stored table; ``data`` parses its JSON (raises ``ValueError`` if it is damaged)."""
-
-    code: str
-    data_json: str
-    status: str
-    game_no: int
-
-    @property
-    def data(self) -> dict[str, Any]:
-        data = json.loads(self.data_json)
-        if not isinstance(data, dict):
-            raise ValueError("the table's data is not a JSON object")
-        return data
-
-
-@dataclass(frozen=True)
-class ActionRow:
-    index: int
-    seat: int | None
-    action: str
-    seq: int | None
 
 
 class Store:
@@ -199,6 +141,15 @@ class Store:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
             db.executescript(_SCHEMA)
+            db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
+                (SCHEMA_VERSION,),
+            )
+            stored = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if int(stored[0]) > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(
+                    f"its schema is version {stored[0]}, newer than this server's {SCHEMA_VERSION}"
+                )
             # a real write now, so a read-only file fails here and not at the first move
             db.execute("BEGIN IMMEDIATE")
             db.execute(
@@ -466,92 +417,22 @@ class Store:
         ).fetchone()
         return None if row is None else str(row[0])
 
-    # ---- retention (what server/retention.py reclaims; each call deletes at most
-    # ``limit`` rows of its kind, with what depends on them, and returns how many) -----
-    # Times are julian days (as SQLite's julianday() stores them), so a caller injects
-    # its clock: ``julian_day(time.time())``. "Live" tables are those not closed.
+    # ---- retention (the queries: server/store/sqlite_retention.py) ------------------
 
-    _RETENTION_INDEXES = (
-        "CREATE INDEX IF NOT EXISTS records_by_game ON records (code, game_no)",
-        "CREATE INDEX IF NOT EXISTS records_by_age ON records (created)",
-        "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated)",
-        "CREATE INDEX IF NOT EXISTS players_by_age ON players (created)",
-    )
+    def reclaim_step(
+        self,
+        policy: RetentionPolicy,
+        now: float,
+        live_tables: Collection[str] = (),
+        live_players: Collection[str] = (),
+    ) -> Reclaimed:
+        """See :meth:`server.store.base.Storage.reclaim_step`; raises :class:`StoreError`."""
+        try:
+            return sqlite_retention.reclaim_step(
+                self._read, self._write, policy, now, live_tables, live_players
+            )
+        except sqlite3.Error as error:
+            raise StoreError(f"retention failed: {error}") from error
 
-    def prepare_retention(self) -> None:
-        """Add the indexes the retention queries need (once; cheap when they exist)."""
-        for sql in self._RETENTION_INDEXES:
-            self._write(sql, ())
-
-    def _delete_rows(self, table: str, rowids: list[int]) -> None:
-        for start in range(0, len(rowids), 500):
-            chunk = rowids[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            self._write(f"DELETE FROM {table} WHERE rowid IN ({marks})", tuple(chunk))
-
-    def reclaim_closed_tables(self, before: float, limit: int) -> int:
-        """Delete closed tables (and their actions) last changed before ``before``: nothing
-        reads them again (their finished games live on in their records)."""
-        rows = self._db.execute(
-            "SELECT rowid, code FROM tables WHERE status = 'closed' AND updated < ? LIMIT ?",
-            (before, limit),
-        ).fetchall()
-        for _, code in rows:
-            self._write("DELETE FROM actions WHERE code = ?", (code,))
-        self._delete_rows("tables", [rowid for rowid, _ in rows])
-        return len(rows)
-
-    def reclaim_waiting_tables(self, before: float, live_codes: list[str], limit: int) -> int:
-        """Delete tables still waiting for their first game since before ``before`` (and
-        their actions), except those in ``live_codes`` (the server has them in memory)."""
-        rows = self._db.execute(
-            "SELECT rowid, code FROM tables WHERE status = 'waiting' AND updated < ? "
-            "AND code NOT IN (SELECT value FROM json_each(?)) LIMIT ?",
-            (before, json.dumps(live_codes), limit),
-        ).fetchall()
-        for _, code in rows:
-            self._write("DELETE FROM actions WHERE code = ?", (code,))
-        self._delete_rows("tables", [rowid for rowid, _ in rows])
-        return len(rows)
-
-    def reclaim_finished_games(self, before: float, limit: int) -> int:
-        """Delete game records made before ``before`` with their game's actions and their
-        analyses; a record a live table still shows (its last game) stays."""
-        rows = self._db.execute(
-            "SELECT r.rowid, r.record_id, r.code, r.game_no FROM records r "
-            "WHERE r.created < ? AND NOT EXISTS (SELECT 1 FROM tables t "
-            "WHERE t.code = r.code AND t.status != 'closed' AND (t.game_no = r.game_no "
-            "OR json_extract(t.data, '$.record_id') = r.record_id)) LIMIT ?",
-            (before, limit),
-        ).fetchall()
-        for _, record_id, code, game_no in rows:
-            self._write("DELETE FROM actions WHERE code = ? AND game_no = ?", (code, game_no))
-            self._write("DELETE FROM analyses WHERE record_id = ?", (record_id,))
-        self._delete_rows("records", [row[0] for row in rows])
-        return len(rows)
-
-    def reclaim_analyses(self, before: float, limit: int) -> int:
-        """Delete cached analyses of records made before ``before``, and of records that
-        are gone (an analysis is worked out again on request)."""
-        rows = self._db.execute(
-            "SELECT a.rowid FROM analyses a LEFT JOIN records r ON r.record_id = a.record_id "
-            "WHERE r.record_id IS NULL OR r.created < ? LIMIT ?",
-            (before, limit),
-        ).fetchall()
-        self._delete_rows("analyses", [row[0] for row in rows])
-        return len(rows)
-
-    def reclaim_players(self, before: float, live_players: list[str], limit: int) -> int:
-        """Delete players stored before ``before`` who sit at no live table, except those
-        in ``live_players`` (connected now). A player row is a name and a token's hash:
-        without a table there is nothing to come back to."""
-        rows = self._db.execute(
-            "SELECT rowid FROM players WHERE created < ? "
-            "AND id NOT IN (SELECT value FROM json_each(?)) "
-            "AND id NOT IN (SELECT json_extract(s.value, '$.player_id') "
-            "FROM tables t, json_each(t.data, '$.seats') s WHERE t.status != 'closed' "
-            "AND json_extract(s.value, '$.player_id') IS NOT NULL) LIMIT ?",
-            (before, json.dumps(live_players), limit),
-        ).fetchall()
-        self._delete_rows("players", [row[0] for row in rows])
-        return len(rows)
+    def _read(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        return self._db.execute(sql, params).fetchall()

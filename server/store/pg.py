@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import json
 import select
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import psycopg
 from psycopg import conninfo
 
-from server.store import (
+from server.store import pg_retention
+from server.store.base import (
     ActionRow,
     FencedError,
     PlayerRow,
@@ -43,88 +44,10 @@ from server.store import (
     TableRow,
     token_hash,
 )
+from server.store.pg_schema import CLAIM, FENCED, SCHEMA, SCHEMA_VERSION
+from server.store.policy import Reclaimed, RetentionPolicy
 
 __all__ = ["SCHEMA_VERSION", "PgStore"]
-
-SCHEMA_VERSION = 1
-
-_SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS meta (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS players (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        token_hash TEXT NOT NULL UNIQUE,
-        created TIMESTAMPTZ NOT NULL DEFAULT now()
-    )""",
-    """CREATE TABLE IF NOT EXISTS tables (
-        code TEXT PRIMARY KEY,
-        data TEXT NOT NULL,
-        status TEXT NOT NULL,
-        game_no INTEGER NOT NULL,
-        updated TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
-    )""",
-    """CREATE TABLE IF NOT EXISTS actions (
-        code TEXT NOT NULL,
-        game_no INTEGER NOT NULL,
-        idx INTEGER NOT NULL,
-        seat INTEGER,
-        action TEXT NOT NULL,
-        seq BIGINT,
-        PRIMARY KEY (code, game_no, idx)
-    )""",
-    """CREATE TABLE IF NOT EXISTS records (
-        record_id TEXT PRIMARY KEY,
-        code TEXT NOT NULL,
-        game_no INTEGER NOT NULL,
-        record TEXT NOT NULL,
-        created TIMESTAMPTZ NOT NULL DEFAULT now()
-    )""",
-    """CREATE TABLE IF NOT EXISTS analyses (
-        record_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        level TEXT NOT NULL,
-        analysis TEXT NOT NULL,
-        PRIMARY KEY (record_id, seat, level)
-    )""",
-    # a table's fence: the highest lease generation any node claimed it under
-    """CREATE TABLE IF NOT EXISTS fences (
-        code TEXT PRIMARY KEY,
-        generation BIGINT NOT NULL
-    )""",
-    # Run inside a commit: raises SQLSTATE SP001 (the stale codes in its detail) when a
-    # table is claimed under another generation than the caller's. FOR SHARE holds the
-    # fence rows until the commit, so a claim waits for it; the second statement takes a
-    # fresh snapshot after the locks, so it sees every claim committed before them.
-    """CREATE OR REPLACE FUNCTION spades_check_fences(codes TEXT[], generations BIGINT[])
-    RETURNS void LANGUAGE plpgsql AS $$
-    DECLARE
-        stale TEXT;
-    BEGIN
-        PERFORM 1 FROM fences WHERE code = ANY(codes) ORDER BY code FOR SHARE;
-        SELECT string_agg(c.code, ',' ORDER BY c.code) INTO stale
-        FROM unnest(codes, generations) AS c(code, generation)
-        WHERE NOT EXISTS (
-            SELECT 1 FROM fences f WHERE f.code = c.code AND f.generation = c.generation
-        );
-        IF stale IS NOT NULL THEN
-            RAISE EXCEPTION 'tables claimed by another node since: %', stale
-                USING ERRCODE = 'SP001', DETAIL = stale;
-        END IF;
-    END
-    $$""",
-]
-
-_FENCED = "SP001"  # spades_check_fences: a fence moved
-
-# a second connection for claims, so a claim never commits half of the hub's open turn
-_CLAIM = (
-    "INSERT INTO fences (code, generation) VALUES (%s, %s) ON CONFLICT (code) DO UPDATE "
-    "SET generation = excluded.generation WHERE fences.generation <= excluded.generation "
-    "RETURNING generation"
-)
 
 
 def _display(dsn: str) -> str:
@@ -238,7 +161,7 @@ class PgStore:
     def _create_schema(self) -> None:
         with self._db.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(hashtext('spades schema'))")
-            for statement in _SCHEMA:
+            for statement in SCHEMA:
                 self._db.execute(statement)
             self._db.execute(
                 "INSERT INTO meta (key, value) VALUES ('schema_version', %s) "
@@ -315,14 +238,18 @@ class PgStore:
             raise StoreError(self._lost)
         if table is not None:
             self._table_writes.add(table)
+        self._begin()
+        self._held.append((sql, params))
+        if self.autocommit:
+            self.commit()
+
+    def _begin(self) -> None:
+        """Open a transaction here (sent with the first statement that needs it)."""
         if not self._open:
             self._open = True
             self._begun = False
             if not self.autocommit and self.on_begin is not None:
                 self.on_begin()
-        self._held.append((sql, params))
-        if self.autocommit:
-            self.commit()
 
     def _send_held(self) -> None:
         """Send the writes held so far (with BEGIN when not sent yet) without committing.
@@ -331,7 +258,7 @@ class PgStore:
         """
         if self._lost is not None:
             raise StoreError(self._lost)
-        if not self._held:
+        if not self._held and self._begun:
             return
         statements: list[tuple[str, tuple[Any, ...] | None]] = []
         if not self._begun:
@@ -378,7 +305,7 @@ class PgStore:
             self._send(statements)
         except psycopg.Error as error:
             self._close_transaction()
-            if error.sqlstate == _FENCED:
+            if error.sqlstate == FENCED:
                 stale = tuple((error.diag.message_detail or "").split(","))
                 raise FencedError(
                     stale, f"tables claimed by another node since: {', '.join(stale)}"
@@ -441,7 +368,7 @@ class PgStore:
                     self._claims = self._connect()
                 self.statements += 1
                 self.round_trips += 1
-                row = self._claims.execute(_CLAIM, (code, generation)).fetchone()
+                row = self._claims.execute(CLAIM, (code, generation)).fetchone()
                 break
             except psycopg.OperationalError as error:
                 if attempt == 2:
@@ -549,3 +476,23 @@ class PgStore:
             (record_id, seat, level),
         )
         return str(rows[0][0]) if rows else None
+
+    # ---- retention (the queries: server/store/pg_retention.py) ------------------------
+
+    def reclaim_step(
+        self,
+        policy: RetentionPolicy,
+        now: float,
+        live_tables: Collection[str] = (),
+        live_players: Collection[str] = (),
+    ) -> Reclaimed:
+        """See :meth:`server.store.base.Storage.reclaim_step`. Only the node holding the
+        retention lock (a PostgreSQL advisory lock, taken inside the open transaction and
+        let go at its commit) reclaims; another node's step at the same time finds nothing
+        to do. Raises :class:`StoreError`."""
+        self._begin()
+        if not self._read(pg_retention.TRY_LOCK, ())[0][0]:
+            return Reclaimed()
+        return pg_retention.reclaim_step(
+            self._read, self._write, policy, now, live_tables, live_players
+        )

@@ -1,0 +1,197 @@
+"""The requests that are not the lobby's nor a game's: chat (and ``/report``), records,
+analyses, ping.
+
+    services = Services(config, store, bots, rooms, moderation, metrics, now, spawn)
+    services.chat(session, player, message)        # raises RequestError; may be Elsewhere
+
+Chat is cleaned like a name (nothing that forges a screen), limited in length and rate,
+refused for a muted player, and sent to the table's whole audience; a line starting with
+``/report`` goes to the host only (logged and kept with the table's recent chat). An
+analysis is worked out once per record, seat and level however many ask, one at a time
+(a bot worker stays free for the tables), and cached in the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from protocol import messages as m
+from protocol.codec import encode
+from protocol.text import TextError, clean_chat
+from server.bots import BotRunner
+from server.config import ServerConfig
+from server.errors import RequestError
+from server.gateway.session import Session, error_message
+from server.lobby.players import Player
+from server.lobby.registry import Elsewhere, Rooms
+from server.logs import event
+from server.ops.moderation import REPORT_PREFIX, is_report, new_report
+from server.rooms import requests
+from server.rooms.room import Room
+from server.store import Storage
+
+__all__ = ["Services"]
+
+log = logging.getLogger("server")
+
+
+class _Moderation(Protocol):
+    muted: set[str]
+    recent_chat: Any
+
+    def may_report(self, player_id: str, now: float) -> bool: ...
+
+    def report(self, report: dict[str, Any]) -> None: ...
+
+    def heard(self, table: str, name: str, text: str) -> None: ...
+
+
+class _Metrics(Protocol):
+    def refused(self, kind: str) -> None: ...
+
+
+@dataclass
+class Services:
+    """Chat, reports, records, analyses and ping (see the module)."""
+
+    config: ServerConfig
+    store: Storage
+    bots: BotRunner
+    rooms: Rooms
+    moderation: _Moderation
+    metrics: _Metrics
+    now: Callable[[], float]
+    spawn: Callable[[Awaitable[None]], object]
+    analyses: dict[tuple[str, int, str], asyncio.Future[str]] = field(default_factory=dict)
+    analysis_slot: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
+
+    # ---- chat -----------------------------------------------------------------------
+
+    def chat(self, session: Session, player: Player, message: m.Chat) -> Elsewhere | None:
+        room = self.rooms.find(message.code)
+        if isinstance(room, Elsewhere):
+            return room
+        index = requests.speaker(room, session, player.id)
+        try:
+            text = clean_chat(message.text)  # the name rules: nothing that forges a screen
+        except TextError as error:
+            raise RequestError("bad_message", str(error)) from None
+        limit = self.config.chat_max_chars
+        if len(text) > limit:
+            raise RequestError("chat_too_long", f"chat is limited to {limit} characters")
+        if not session.chat_rate.take():
+            self.metrics.refused("chat")
+            raise RequestError("rate_limited", "too much chat; slow down")
+        if is_report(text):  # for the host only: the table never sees it
+            if not self.moderation.may_report(player.id, self.now()):
+                raise RequestError(
+                    "rate_limited", "your last report was only just sent: try again later"
+                )
+            self._report(session, player, room, index, text[len(REPORT_PREFIX) :].strip())
+            return None
+        if player.id in self.moderation.muted:
+            raise RequestError("muted", "the host has muted your chat on this server")
+        self.moderation.heard(room.code, player.name, text)
+        room.broadcast(
+            encode(m.ChatMessage(table=room.code, seat=index, name=player.name, text=text))
+        )
+        return None
+
+    def _report(
+        self, session: Session, player: Player, room: Room, index: int | None, text: str
+    ) -> None:
+        """Log and keep a ``/report`` (with the table's recent chat); tell only the reporter."""
+        other = room.seats[1 - index] if index is not None else None
+        reported = (
+            (other.player_id, other.name)
+            if other is not None and other.kind == "human"
+            else (None, None)
+        )
+        recent = list(self.moderation.recent_chat.get(room.code, ()))
+        report = new_report(room.code, player.id, player.name, reported, text, recent)
+        self.moderation.report(report)
+        log.warning(
+            "table %s: %s (%s) reports %s: %s",
+            room.code,
+            player.name,
+            player.id,
+            reported[1] or "-",
+            text,
+            extra=event("report", **report),
+        )
+        session.send(
+            m.ChatMessage(
+                table=room.code,
+                seat=None,
+                name="server",
+                text="Your report was sent to the host of this server. Thank you.",
+            )
+        )
+
+    # ---- records and analyses -------------------------------------------------------
+
+    def get_record(self, session: Session, player: Player, message: m.GetRecord) -> None:
+        text = self.store.record_json(message.record_id)
+        if text is None:
+            raise RequestError("record_not_available", "no finished game has this record id (yet)")
+        session.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
+
+    def get_analysis(self, session: Session, player: Player, message: m.GetAnalysis) -> None:
+        """Protocol 1.1 (the gateway refuses it from a 1.0 connection)."""
+        record_json = self.store.record_json(message.record_id)
+        if record_json is None:
+            raise RequestError("record_not_available", "no finished game has this record id (yet)")
+        key = (message.record_id, message.seat, message.level)
+        cached = self.store.analysis_json(*key)
+        if cached is not None:
+            session.send(_analysis_message(message, cached))
+            return
+        work = self.analyses.get(key)
+        if work is None:  # one analysis per record, seat and level, however many ask
+            work = asyncio.ensure_future(self._analyse(record_json, *key))
+            self.analyses[key] = work
+            work.add_done_callback(lambda _: self.analyses.pop(key, None))
+        self.spawn(self._answer_analysis(session, message, work))
+
+    async def _analyse(self, record_json: str, record_id: str, seat: int, level: str) -> str:
+        async with self.analysis_slot:  # one at a time: a bot worker stays free for the tables
+            text = await self.bots.analyse(record_json, seat, level)
+        self.store.save_analysis(record_id, seat, level, text)
+        return text
+
+    async def _answer_analysis(
+        self, session: Session, message: m.GetAnalysis, work: asyncio.Future[str]
+    ) -> None:
+        try:
+            text = await asyncio.shield(work)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("record %s: the analysis failed", message.record_id)
+            session.send(
+                error_message("internal_error", "the analysis failed", message.type, message.id)
+            )
+            return
+        session.send(_analysis_message(message, text))
+
+    def cancel(self) -> None:
+        """The server is closing: analyses under way are called off."""
+        for work in list(self.analyses.values()):
+            work.cancel()
+
+    def ping(self, session: Session, player: Player, message: m.Ping) -> None:
+        session.send(m.Pong(nonce=message.nonce, id=message.id))
+
+
+def _analysis_message(message: m.GetAnalysis, text: str) -> m.AnalysisMessage:
+    return m.AnalysisMessage(
+        record_id=message.record_id,
+        seat=message.seat,
+        level=message.level,
+        analysis_json=text,
+        id=message.id,
+    )

@@ -1,0 +1,171 @@
+"""The session of one connection: its player, protocol minor version, wire format
+(msgpack, or JSON for the browser), rate buckets, and its frames out.
+
+    session = Session(ws, config, work)  # work: the unit of work (dirty(session), flush())
+    session.send(message)                # encoded for its minor version and wire format,
+                                         # queued until the turn's commit (then written)
+    if not session.rate.take(): ...      # the request budget; session.chat_rate for chat
+    session.close_soon(1008, "reason")   # flushes what was said first, then closes
+
+This is the one place that encodes for a connection (:meth:`Session.send`, by minor
+version; :meth:`Session.send_bytes`, msgpack or JSON); the frames are written by
+:func:`server.net.writer.write_frames`, the one writer to the socket. Reading frames is
+:mod:`server.net.transport`, dispatching them :mod:`server.gateway.router`.
+``Conn`` is this class's old name (kept for bench/fuzz.py and the tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Protocol
+
+from pydantic import BaseModel
+from websockets.asyncio.server import ServerConnection
+
+from protocol import messages as m
+from protocol.codec import JSON_SUBPROTOCOL, encode, encode_for, json_from_msgpack
+from server.config import ServerConfig
+from server.limits import TokenBucket
+from server.lobby.players import Player
+from server.logs import event
+from server.net.addresses import client_host
+from server.net.writer import write_frames
+
+__all__ = [
+    "Conn",
+    "Flusher",
+    "Player",
+    "Session",
+    "error_message",
+]
+
+log = logging.getLogger("server")
+
+
+class Flusher(Protocol):
+    """What a connection needs from its hub: a flush at the next turn of the loop."""
+
+    def dirty(self, conn: Session) -> None: ...
+
+    def flush(self) -> None: ...
+
+
+class Session:
+    """One websocket connection, welcomed (``player`` set) or not yet.
+
+    ``send`` encodes a message and keeps it until the hub's next flush (at most one turn
+    of the event loop later), which first commits the store and then writes every
+    connection's frames with one socket write each: nothing leaves before it is stored,
+    and a burst of messages for one connection costs one system call.
+    """
+
+    _next_id = 0
+
+    __slots__ = (
+        "_watching",
+        "address",
+        "chat_rate",
+        "close_task",
+        "closed",
+        "config",
+        "hub",
+        "id",
+        "json",
+        "minor",
+        "pending",
+        "player",
+        "rate",
+        "strikes",
+        "ws",
+    )
+
+    def __init__(
+        self, ws: ServerConnection, config: ServerConfig, hub: Flusher | None = None
+    ) -> None:
+        Session._next_id += 1
+        self.id = Session._next_id
+        self.ws = ws
+        self.config = config
+        self.hub = hub
+        self.pending: list[bytes] = []
+        # The browser's JSON subprotocol: the same messages as UTF-8 JSON in text frames.
+        self.json = getattr(ws, "subprotocol", None) == JSON_SUBPROTOCOL
+        self.minor = m.PROTOCOL_MINOR  # 1.1 until hello says 1.0
+        self.player: Player | None = None
+        self._watching: set[str] = set()
+        self.rate = TokenBucket(config.rate_messages_per_second, config.rate_burst)
+        self.chat_rate = TokenBucket(config.chat_per_second, config.chat_burst)
+        self.strikes = 0
+        self.closed = False
+        self.close_task: asyncio.Task[None] | None = None
+        self.address = client_host(ws, config.trusted_proxies)
+
+    @property
+    def watching(self) -> set[str]:
+        """Codes of the tables this session watches (kept by the rooms only)."""
+        return self._watching
+
+    def send(self, message: BaseModel) -> None:
+        """Queue ``message`` for this connection (dropped once it is closing), in the form
+        of the protocol minor version it speaks (a message new in 1.1 skips a 1.0 one)."""
+        if not self.closed:
+            data = encode(message) if self.minor >= 1 else encode_for(message, 0)
+            if data is not None:
+                self.send_bytes(data)
+
+    def send_bytes(self, data: bytes) -> None:
+        """Queue an encoded message (shared by every viewer who gets the same bytes)."""
+        if self.closed:
+            return
+        if self.json:
+            data = json_from_msgpack(data).encode()
+        if len(self.pending) >= self.config.send_queue_limit or (
+            self.ws.transport is not None
+            and self.ws.transport.get_write_buffer_size() > self.config.send_buffer_bytes
+        ):
+            self.close_soon(1008, "too many unread messages")
+            return
+        if not self.pending:
+            if self.hub is None:
+                asyncio.get_running_loop().call_soon(self.flush)
+            else:
+                self.hub.dirty(self)
+        self.pending.append(data)
+
+    def flush(self) -> None:
+        """Write the queued frames (the store has them already): one socket write."""
+        pending, self.pending = self.pending, []
+        if pending:
+            write_frames(self.ws, pending, self.json, self.id)
+
+    def credit(self, count: int) -> None:
+        """Give back ``count`` request tokens: the server asked this session for a reply."""
+        self.rate.credit(count)
+
+    def close_soon(self, code: int, reason: str) -> None:
+        if self.closed:
+            return
+        if self.hub is not None:
+            self.hub.flush()  # what was said before the close goes first (stored first)
+        else:
+            self.flush()
+        self.closed = True
+        self.pending = []
+        log.info(
+            "connection %d: closing (%d %s)",
+            self.id,
+            code,
+            reason,
+            extra=event("connection.closing", conn=self.id, code=code, reason=reason),
+        )
+        self.close_task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+
+
+def error_message(
+    code: m.ErrorCode, message: str, request: str | None, req_id: int | None
+) -> m.ErrorMessage:
+    return m.ErrorMessage(code=code, message=message, request=request, id=req_id)
+
+
+Conn = Session

@@ -1,0 +1,198 @@
+"""The lobby's requests as thin functions over the registry: list, create, join, watch,
+add the bot, leave, and the requests a table's room answers (act, rematch, entropy).
+
+    outcome = create_table(lobby, session, player, message)   # None, or Elsewhere
+
+Each takes the :class:`Lobby` (the parts it works with), the welcomed session, its
+player and the request; it raises :class:`~server.errors.RequestError` to refuse (before
+anything changed) and returns :class:`~server.lobby.registry.Elsewhere` when the table is
+not run here (the gateway then routes the request). ``create_table``, ``add_bot`` and
+``rematch`` are answered with a ``snapshot`` carrying the request's ``id``; the other
+seats get a ``table_update``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine import EngineError, RuleSet
+from protocol import messages as m
+from server.bots import BotRunner
+from server.config import ServerConfig
+from server.errors import RequestError
+from server.limits import AddressLimits, LimitError
+from server.lobby.players import Link, Player
+from server.lobby.registry import Elsewhere, Rooms
+from server.logs import event
+from server.rooms import requests
+from server.rooms.table import Seat, Table
+from server.rulebounds import check_score_range
+
+__all__ = [
+    "LIST_PAGE_SIZE",
+    "Lobby",
+    "act",
+    "add_bot",
+    "create_table",
+    "entropy",
+    "join_table",
+    "leave",
+    "list_tables",
+    "rematch",
+    "watch_table",
+]
+
+log = logging.getLogger("server")
+
+LIST_PAGE_SIZE = 50
+"""Tables in one ``table_list`` page (``list_tables`` asks for the next with ``offset``)."""
+
+Listing = Callable[[tuple[m.TableSummary, ...]], tuple[m.TableSummary, ...]]
+
+
+@dataclass
+class Lobby:
+    """The parts the lobby's requests work with. ``listing`` adds other nodes' open
+    tables to this node's (the cluster directory's; a server on its own adds none)."""
+
+    config: ServerConfig
+    rooms: Rooms
+    limits: AddressLimits
+    bots: BotRunner
+    now: Callable[[], float]
+    listing: Listing = lambda local: local
+    list_cache: tuple[float | None, tuple[m.TableSummary, ...]] = (None, ())
+    created: Callable[[str], None] = lambda code: None  # a new table (the directory claims it)
+
+
+def list_tables(lobby: Lobby, session: Link, player: Player, message: m.ListTables) -> None:
+    # built at most once per list_cache_seconds, whoever asks: listing every public
+    # table for every request would let a few clients fill a core
+    now = lobby.now()
+    built_at, summaries = lobby.list_cache
+    if built_at is None or now - built_at >= lobby.config.list_cache_seconds:
+        public = (r for r in lobby.rooms if not r.private and r.status != "closed")
+        summaries = lobby.listing(tuple(room.summary(now) for room in public))
+        lobby.list_cache = (now, summaries)
+    page = summaries[message.offset : message.offset + LIST_PAGE_SIZE]
+    session.send(m.TableList(tables=page, id=message.id))
+
+
+def create_table(lobby: Lobby, session: Link, player: Player, message: m.CreateTable) -> None:
+    config, rooms = lobby.config, lobby.rooms
+    if len(rooms) >= config.max_tables:  # finished tables hold memory too
+        raise RequestError("server_full", "the server has as many tables as it can hold")
+    try:
+        lobby.limits.check_new_table(session.address, rooms, message.bot is not None)
+    except LimitError as error:
+        raise RequestError("server_full", str(error)) from None
+    mine = [r for r in rooms.tables_of(player.id) if r.status != "finished"]
+    if len(mine) >= config.max_tables_per_player:
+        raise RequestError("server_full", "you sit at as many tables as one player may")
+    try:
+        rules = RuleSet.preset(message.preset, **message.overrides)
+        check_score_range(rules)
+    except (EngineError, TypeError, ValueError) as error:
+        raise RequestError("bad_rules", str(error)) from None
+    table = Table(
+        code=rooms.new_code(),
+        private=message.private,
+        preset=rules.preset_name(),
+        rules=rules,
+        on_hold_expiry=message.on_hold_expiry,
+        hold_seconds=(
+            message.hold_seconds if message.hold_seconds is not None else config.hold_seconds
+        ),
+        turn_seconds=message.turn_seconds,
+    )
+    room = rooms.create(table, session.address)
+    index = message.seat if message.seat is not None else 0
+    room.sit(index, player.id, player.name)
+    if message.bot is not None:
+        lobby.bots.warm()
+        table.seats[1 - index] = Seat(
+            kind="bot", name=f"bot ({message.bot})", bot_level=message.bot
+        )
+    # built before the table exists anywhere: a table whose messages cannot be built
+    # fails here, loudly, never after an action
+    created = room.snapshot(index, message.id)
+    rooms.register(room)
+    room.save()
+    lobby.created(room.code)
+    log.info(
+        "table %s: created (%s, %s)",
+        table.code,
+        table.preset or "custom rules",
+        "private" if table.private else "open",
+        extra=event("table.create", table=table.code, preset=table.preset, conn=session.id),
+    )
+    session.send(created)
+    if not table.empty_seats():
+        room.start_game()
+
+
+def join_table(
+    lobby: Lobby, session: Link, player: Player, message: m.JoinTable
+) -> Elsewhere | None:
+    room = lobby.rooms.find(message.code)
+    if isinstance(room, Elsewhere):
+        return room
+    requests.join(room, session, player.id, player.name, message)
+    return None
+
+
+def watch_table(
+    lobby: Lobby, session: Link, player: Player, message: m.WatchTable
+) -> Elsewhere | None:
+    room = lobby.rooms.find(message.code)
+    if isinstance(room, Elsewhere):
+        return room
+    requests.watch(room, session, player.id, message)
+    return None
+
+
+def add_bot(lobby: Lobby, session: Link, player: Player, message: m.AddBot) -> Elsewhere | None:
+    room = lobby.rooms.find(message.code)
+    if isinstance(room, Elsewhere):
+        return room
+    index = requests.seat_for_bot(room, player.id, message.seat)
+    try:
+        lobby.limits.check_bot(session.address, lobby.rooms)
+    except LimitError as error:
+        raise RequestError("server_full", str(error)) from None
+    requests.add_bot(room, session, player.id, index, message.level, session.address, message.id)
+    return None
+
+
+def leave(lobby: Lobby, session: Link, player: Player, message: m.Leave) -> Elsewhere | None:
+    room = lobby.rooms.find(message.code)
+    if isinstance(room, Elsewhere):
+        return room
+    requests.leave(room, session, player.id, message)
+    return None
+
+
+def act(lobby: Lobby, session: Link, player: Player, message: m.Act) -> Elsewhere | None:
+    room = lobby.rooms.find(message.code)
+    if isinstance(room, Elsewhere):
+        return room
+    requests.act(room, session, player.id, message)
+    return None
+
+
+def rematch(lobby: Lobby, session: Link, player: Player, message: m.Rematch) -> Elsewhere | None:
+    room = lobby.rooms.find(message.code)
+    if isinstance(room, Elsewhere):
+        return room
+    requests.rematch(room, session, player.id, message)
+    return None
+
+
+def entropy(lobby: Lobby, session: Link, player: Player, message: m.Entropy) -> Elsewhere | None:
+    room = lobby.rooms.find(message.code)
+    if isinstance(room, Elsewhere):
+        return room
+    requests.entropy(room, session, player.id, message)
+    return None
