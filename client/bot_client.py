@@ -40,7 +40,6 @@ __all__ = ["BotClientError", "BotStats", "add_bot_arguments", "play", "run_bot"]
 log = logging.getLogger("client.bot_client")
 
 
-
 class BotClientError(Exception):
     """The bot could not take or keep its seat (unknown table, seat taken, ...)."""
 

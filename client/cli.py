@@ -291,18 +291,17 @@ def run_play(args: argparse.Namespace) -> int:
         )
     else:
         intent = Intent(kind="lobby")
+    name = args.name or _default_name()
     model = ClientModel(
-        args.name or _default_name(),
+        name,
         settings=Settings(ascii_cards=args.ascii),
         intent=intent,
         bot_level=level,
+        url=args.url,
+        token=None if args.new_session else load_token(args.url, name),
     )
-    model.form.preset = args.rules
-    model.form.rules = RuleSet.preset(args.rules)
-    name = model.name
-    if not args.new_session:
-        model.token = load_token(args.url, name)
-    model.on_token = lambda token: save_token(args.url, name, token)
+    model.lobby.form.choose_preset(args.rules)
+    model.attach(on_token=lambda token: save_token(args.url, name, token))
     _quiet_logging()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_session(args.url, model, ssl=context))

@@ -28,7 +28,7 @@ from protocol import messages as m
 from protocol.convert import hand_result_from_message
 from protocol.errors import ProtocolError
 
-__all__ = ["OutOfStep", "apply_event", "apply_events", "fold", "seat_pair"]
+__all__ = ["OutOfStep", "apply_event", "apply_events", "fold", "fold_events", "seat_pair"]
 
 HAND_SIZE = 13
 T = TypeVar("T")
@@ -226,6 +226,17 @@ def apply_events(
     return view
 
 
+def fold_events(
+    view: PlayerView, events: Iterable[m.EventMessage], version: int | None = None
+) -> PlayerView:
+    """:func:`apply_events`, raising :class:`OutOfStep` for an event that cannot apply
+    (part of a frame: the terminal shows a finished trick before the rest of its frame)."""
+    try:
+        return apply_events(view, events, version)
+    except (ValueError, EngineError, AssertionError) as error:  # an event out of place
+        raise OutOfStep(f"an event did not fit the view: {error}") from error
+
+
 def fold(view: PlayerView, message: m.Events | m.HandResult | m.YourTurn) -> PlayerView:
     """``view`` after ``message`` (one of its table's ``events``, ``hand_result`` or
     ``your_turn``). Raises :class:`OutOfStep` when the message does not follow the view
@@ -233,10 +244,7 @@ def fold(view: PlayerView, message: m.Events | m.HandResult | m.YourTurn) -> Pla
     if isinstance(message, m.Events):
         if message.version != view.version + 1:
             raise OutOfStep(f"events for version {message.version}, holding {view.version}")
-        try:
-            return apply_events(view, message.events, message.version)
-        except (ValueError, EngineError, AssertionError) as error:  # an event out of place
-            raise OutOfStep(f"an event did not fit the view: {error}") from error
+        return fold_events(view, message.events, message.version)
     if isinstance(message, m.HandResult):
         try:
             result = hand_result_from_message(message)
