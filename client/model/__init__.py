@@ -22,7 +22,6 @@ under :mod:`client.screens` and :mod:`client.overlays`).
 
 from __future__ import annotations
 
-from client import keys
 from client.model.chat import Chat
 from client.model.connection import Link
 from client.model.core import RESULT_KEY_GRACE, Intent, Model, Overlay, Screen
@@ -58,9 +57,13 @@ class ClientModel(Model):
     def press(self, key: str) -> None:
         """Handle one key: a name (``left``, ``enter``, ``escape``, ``tab``, ``backspace``,
         ``space``, ``up``, ``down``, ``right``) or one printable character."""
+        from client import keys  # the screens import the model's modules: import at use
+
         keys.press(self, key)
 
     def interrupt(self) -> None:
         """Ctrl-C: quit at once, except during a live game, where it asks first (a
         second Ctrl-C is the answer yes)."""
+        from client import keys
+
         keys.interrupt(self)

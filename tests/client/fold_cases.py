@@ -37,7 +37,7 @@ from protocol.convert import (
     your_turn_message,
 )
 
-__all__ = ["CODE", "FoldCase", "fold_cases", "random_action"]
+__all__ = ["CODE", "FoldCase", "fold_cases", "fold_cases_json", "random_action"]
 
 CODE = "FOLD1"
 VIEWERS: tuple[int | None, ...] = (0, 1, None)
@@ -156,3 +156,20 @@ def fold_cases(seed: int, preset: str = "classic", short: bool = True) -> Iterat
 def _json_view(state: GameState, viewer: int | None) -> Json:
     data: Json = json.loads(view_message(state.view_for(viewer), CODE).model_dump_json())
     return data
+
+
+def fold_cases_json(seed: int, preset: str = "classic", short: bool = True) -> str:
+    """:func:`fold_cases` as one JSON document (a list of objects with the keys
+    ``viewer``, ``snapshot``, ``frames`` and ``views``), for a fold in another language."""
+    return json.dumps(
+        [
+            {"viewer": c.viewer, "snapshot": c.snapshot, "frames": c.frames, "views": c.views}
+            for c in fold_cases(seed, preset, short)
+        ]
+    )
+
+
+if __name__ == "__main__":  # python3 -m tests.client.fold_cases SEED [PRESET]
+    import sys
+
+    print(fold_cases_json(int(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "classic"))

@@ -13,7 +13,7 @@ from engine import PlayerView
 from protocol import messages as m
 from protocol.codec import decode_server_json
 from protocol.convert import view_from_message, view_message
-from tests.client.fold_cases import CODE, FoldCase, fold_cases
+from tests.client.fold_cases import CODE, FoldCase, fold_cases, fold_cases_json
 
 GAMES = 8  # per preset, seeds 0..GAMES-1
 
@@ -81,15 +81,27 @@ def test_a_your_turn_for_another_version_is_out_of_step() -> None:
         fold(view, turn)  # its events frame was not folded: the version is one behind
 
 
-def test_the_cases_hide_the_other_seats_cards() -> None:
-    """Hidden information: seat 1's and the spectator's streams never hold a card of
-    seat 0's hand that seat 0 drafted (the draft cards travel to their own seat only)."""
-    cases = {case.viewer: case for case in fold_cases(2, "classic")}
-    for frame in cases[None].frames:
-        for data in frame:
-            if data["type"] == "events":
-                for event in data["events"]:
-                    if event["kind"] == "draft_turn":
-                        assert event["card"] is None and event["other_card"] is None
-    for view in cases[1].views:
-        assert view["seat"] == 1
+def test_no_stream_carries_the_other_seats_cards() -> None:
+    """Hidden information: the draft and exchange events of a seat reach the other seat
+    and the spectator without their cards, and no view holds another seat's hand."""
+    checked = 0
+    for case in fold_cases(2, "five-hundred"):
+        for frame, view in zip(case.frames, case.views, strict=True):
+            assert view["seat"] == case.viewer
+            if case.viewer is None:
+                assert view["hand"] == [] and view["offered"] is None
+            for data in frame:
+                for event in data.get("events", []):
+                    if event["kind"] in ("draft_turn", "exchange") and event["seat"] != case.viewer:
+                        checked += 1
+                        assert event.get("card") is None and event.get("other_card") is None
+                        assert not event.get("given") and not event.get("received")
+    assert checked > 100
+
+
+def test_the_cases_as_one_json_document() -> None:
+    cases = list(fold_cases(5, "classic"))
+    document = json.loads(fold_cases_json(5, "classic"))
+    assert [case["viewer"] for case in document] == [0, 1, None]
+    assert document[2]["views"] == cases[2].views
+    assert document[0]["frames"][-1] == cases[0].frames[-1]
