@@ -4,43 +4,36 @@
     interrupt(model)         # Ctrl-C
 
 A window's keys come first; a reading window (help, scores, pile, rules) may close and
-let the key go on. At the table, Tab, o, m and x (and p, r before game over) open their
-windows; Esc clears a half-typed card; every other key is the screen's
-(:mod:`client.screens`). The prompt_toolkit bindings (:func:`client.ui.make_key_bindings`,
-the one key factory) turn every key into one :func:`press`.
+let the key go on. At the table, each window's own key opens it (Tab, o, m, x; p and r
+before game over: ``OPENS_WITH`` in its module); Esc clears a half-typed card; every
+other key is the screen's (:mod:`client.screens`). The prompt_toolkit bindings
+(:func:`client.ui.make_key_bindings`, the one key factory) turn every key into one
+:func:`press`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 from client.model.core import Model, Overlay, Screen
-from client.overlays import question, window
+from client.overlays import chat, pile, question, rules, scores, settings, window
 from client.screens import connecting, lobby, table_screen
 
 __all__ = ["interrupt", "press"]
 
 
-def _open(overlay: Overlay) -> Callable[[Model], None]:
-    def opener(model: Model) -> None:
-        if overlay is Overlay.CHAT:
-            model.chat.clear()
-        model.open(overlay)
+class Opener(Protocol):
+    """A window's module that a key at the table opens."""
 
-    return opener
+    OPENS_WITH: str
+    BEFORE_GAME_OVER: bool
+
+    def open_window(self, model: Model) -> None: ...
 
 
-# the table's keys that open a window, whatever the phase
-TABLE_WINDOWS: dict[str, Callable[[Model], None]] = {
-    "tab": _open(Overlay.SCORES),
-    "o": _open(Overlay.SETTINGS),
-    "m": _open(Overlay.CHAT),
-    "x": question.ask_leave,
-}
-# ... and the ones that mean something else once the game is over (r: rematch)
-PLAY_WINDOWS: dict[str, Callable[[Model], None]] = {
-    "p": _open(Overlay.PILE),
-    "r": _open(Overlay.RULES),
+# the table's keys that open a window (each window's module says its key)
+TABLE_WINDOWS: dict[str, Opener] = {
+    module.OPENS_WITH: module for module in (scores, settings, chat, question, pile, rules)
 }
 
 
@@ -59,10 +52,9 @@ def press(model: Model, key: str) -> None:
     if model.screen is not Screen.TABLE or view is None or model.table is None:
         connecting.keys(model, key)
         return
-    if key in TABLE_WINDOWS:
-        TABLE_WINDOWS[key](model)
-    elif key in PLAY_WINDOWS and not model.game.is_over():
-        PLAY_WINDOWS[key](model)
+    opener = TABLE_WINDOWS.get(key)
+    if opener is not None and not (opener.BEFORE_GAME_OVER and model.game.is_over()):
+        opener.open_window(model)
     elif key == "escape":
         model.selection.clear_typed()
         model.notify("")

@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line, clip
-from client.model.core import Model
+from client.model.core import Model, Overlay
 
-__all__ = ["keys", "lines", "title"]
+__all__ = ["BEFORE_GAME_OVER", "OPENS_WITH", "keys", "lines", "open_window", "title"]
+
+
+OPENS_WITH = "m"  # the table's key for this window
+BEFORE_GAME_OVER = False
+
+
+def open_window(model: Model) -> None:
+    """Open the chat (a new line)."""
+    model.chat.clear()
+    model.open(Overlay.CHAT)
 
 
 def title(model: Model) -> str:

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line, cards, count
-from client.model.core import Model
+from client.model.core import Model, Overlay
 from client.model.selection import SUIT_ORDER
 from client.overlays.common import closes_or_passes
 from client.screens.frame import pile_cards
 
-__all__ = ["keys", "lines", "title"]
+__all__ = ["BEFORE_GAME_OVER", "OPENS_WITH", "keys", "lines", "open_window", "title"]
+
+
+OPENS_WITH = "p"  # the table's key for this window
+# not once the game is over (r asks for a rematch then)
+BEFORE_GAME_OVER = True
+
+
+def open_window(model: Model) -> None:
+    """Open the pile."""
+    model.open(Overlay.PILE)
 
 
 def title(model: Model) -> str:

@@ -10,7 +10,10 @@ from client.draw import Dims, Line
 from client.model.core import Model, Overlay
 from protocol import messages as m
 
-__all__ = ["ask_leave", "keys", "lines", "title"]
+__all__ = ["BEFORE_GAME_OVER", "OPENS_WITH", "ask_leave", "keys", "lines", "open_window", "title"]
+
+OPENS_WITH = "x"  # the table's key: leave (asks first during a game)
+BEFORE_GAME_OVER = False
 
 
 def ask_leave(model: Model) -> None:
@@ -23,6 +26,11 @@ def ask_leave(model: Model) -> None:
         model.open(Overlay.LEAVE)
     else:
         model.send(m.Leave(code=table.code))
+
+
+def open_window(model: Model) -> None:
+    """x at the table (see :func:`ask_leave`)."""
+    ask_leave(model)
 
 
 def title(model: Model) -> str:

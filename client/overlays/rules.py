@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line, wrap
-from client.model.core import Model
+from client.model.core import Model, Overlay
 from client.overlays.common import closes_or_passes
 from client.rules import describe_rules
 from protocol.convert import rules_from_message
 
-__all__ = ["keys", "lines", "title"]
+__all__ = ["BEFORE_GAME_OVER", "OPENS_WITH", "keys", "lines", "open_window", "title"]
+
+
+OPENS_WITH = "r"  # the table's key for this window
+# not once the game is over (r asks for a rematch then)
+BEFORE_GAME_OVER = True
+
+
+def open_window(model: Model) -> None:
+    """Open the rules."""
+    model.open(Overlay.RULES)
 
 
 def title(model: Model) -> str:

@@ -4,10 +4,19 @@ the table when the terminal is wide enough."""
 from __future__ import annotations
 
 from client.draw import Dims, Line, clip, pad
-from client.model.core import Model
+from client.model.core import Model, Overlay
 from client.overlays.common import closes_or_passes
 
-__all__ = ["keys", "lines", "sheet_lines", "title"]
+__all__ = ["BEFORE_GAME_OVER", "OPENS_WITH", "keys", "lines", "open_window", "sheet_lines", "title"]
+
+
+OPENS_WITH = "tab"  # the table's key for this window
+BEFORE_GAME_OVER = False
+
+
+def open_window(model: Model) -> None:
+    """Open the score sheet."""
+    model.open(Overlay.SCORES)
 
 
 def title(model: Model) -> str:

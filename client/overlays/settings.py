@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line
-from client.model.core import Model
+from client.model.core import Model, Overlay
 from client.model.settings import Settings
 
-__all__ = ["keys", "lines", "title"]
+__all__ = ["BEFORE_GAME_OVER", "OPENS_WITH", "keys", "lines", "open_window", "title"]
+
+
+OPENS_WITH = "o"  # the table's key for this window
+BEFORE_GAME_OVER = False
+
+
+def open_window(model: Model) -> None:
+    """Open the settings."""
+    model.open(Overlay.SETTINGS)
 
 
 def title(model: Model) -> str:
