@@ -132,6 +132,7 @@ class ModelBase:
         self.pausing = False
         self.pause_number = 0  # which pause a timer's callback belongs to
         self.held: list[m.ServerMessage] = []
+        self.resyncing = False  # a snapshot was asked for: its your_turn is the turn
         # where ``s`` saves the record (the working directory when None)
         self.record_dir: Path | None = None
         # what the app and the network give the model (see :meth:`attach`)
@@ -382,6 +383,7 @@ class ModelBase:
         table = self.table
         if table is None:
             return
+        self.resyncing = True
         if table.your_seat is None:
             self.send(m.WatchTable(code=table.code))
         else:

@@ -130,6 +130,11 @@ class Model(ModelBase):
                 self.say(line)
         if view.commitment is not None and view.phase is Phase.DEAL:
             self._send_entropy(message.table.code, view.hand_number)  # the shuffle waits
+        if self.resyncing and message.your_turn is not None and self.turn is None:
+            # asked for after a gap: no separate your_turn follows this snapshot (on a
+            # resume one does, so only this answer's turn is taken from it)
+            self._on_your_turn(message.your_turn)
+        self.resyncing = False
 
     def _on_table_update(self, message: m.TableUpdate) -> None:
         old = self.table
