@@ -23,7 +23,7 @@ from client.model.table import OutOfStep
 from client.text import safe_text
 from engine import Phase, Play
 from protocol import messages as m
-from protocol.convert import hand_result_from_message, view_from_message
+from protocol.convert import view_from_message
 from protocol.errors import ProtocolError
 
 __all__ = ["RESULT_KEY_GRACE", "Intent", "Model", "Overlay", "Screen"]
@@ -235,8 +235,7 @@ class Model(ModelBase):
             self.selection.point(cards[0] if cards else None)
 
     def _on_hand_result(self, message: m.HandResult) -> None:
-        result = hand_result_from_message(message)
-        ok = self.game.add_result(result)
+        result, ok = self.game.add_result(message)
         self.say(
             f"Hand {result.hand_number}: {self.seat_name(0)} {result.points[0]:+d}, "
             f"{self.seat_name(1)} {result.points[1]:+d}"

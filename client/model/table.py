@@ -9,7 +9,6 @@ has a gap, and the model then asks for a snapshot).
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from client.state import OutOfStep, fold, fold_events
 from engine import Bid, Card, Exchange, Phase, Play, PlayerAction, PlayerView, verify
 from engine import HandResult as EngineHandResult
 from protocol import messages as m
-from protocol.convert import action_from_message, action_message
+from protocol.convert import action_from_message, action_message, hand_result_from_message
 
 __all__ = ["OutOfStep", "Table"]
 
@@ -152,16 +151,17 @@ class Table:
         value = self.my_entropy[hand_number] = secrets.token_bytes(32)
         return value
 
-    def add_result(self, result: EngineHandResult) -> bool:
-        """A hand's result (``hand_result``): whether its shuffle checks out."""
+    def add_result(self, message: m.HandResult) -> tuple[EngineHandResult, bool]:
+        """A hand's result, folded into the view: the result and whether its shuffle
+        checks out. Raises :class:`~protocol.errors.ProtocolError` for a result that
+        cannot be read."""
+        result = hand_result_from_message(message)
         self.results = [r for r in self.results if r.hand_number != result.hand_number]
         self.results.append(result)
         ok = self.verify(result)
-        if self.view is not None:  # the fold has it too; a view from before keeps up
-            self.view = dataclasses.replace(
-                self.view, scores=result.scores, bags=result.bags, hand_results=tuple(self.results)
-            )
-        return ok
+        if self.view is not None:
+            self.view = fold(self.view, message)
+        return result, ok
 
     def verify(self, result: EngineHandResult) -> bool:
         seen = self.commitments.get(result.hand_number, result.commitment)
