@@ -10,7 +10,7 @@ server on a free loopback port, in this process); the subcommands are listed by
     spades replay RECORD [--print]
     spades analyze RECORD [--seat N] [--level L] [--all]
     spades serve ...            (the server, see spades serve --help)
-    spades bot URL --table CODE (a bot client)
+    spades bot URL --table CODE (a bot client, client/bot_client.py)
     spades backup PATH [--db STORE]      (a consistent copy of a live server's store)
     spades restore BACKUP [--db STORE]   (put a copy back, the server stopped)
     spades demo                 (two bots play a game, printed)
@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, cast
 
 import engine
+from client.bot_client import add_bot_arguments, run_bot
 from client.model import ClientModel, Intent, Settings
 from client.tokens import load_token, save_token
 from engine import Deal, GameState, RuleSet
@@ -151,10 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     server_cli = _server_cli()
     serve = commands.add_parser("serve", help="run the server")
-    bot = commands.add_parser("bot", help="fill a seat with the bot over the network")
     if server_cli is not None:
         server_cli.add_serve_arguments(serve)
-        server_cli.add_bot_arguments(bot)
+    add_bot_arguments(commands.add_parser("bot", help="fill a seat with the bot over the network"))
     backup_cli = _server_module("server.backup")
     backup = commands.add_parser("backup", help="copy a live server's store, consistently")
     restore = commands.add_parser("restore", help="put a backup back as the store (server stopped)")
@@ -291,18 +291,17 @@ def run_play(args: argparse.Namespace) -> int:
         )
     else:
         intent = Intent(kind="lobby")
+    name = args.name or _default_name()
     model = ClientModel(
-        args.name or _default_name(),
+        name,
         settings=Settings(ascii_cards=args.ascii),
         intent=intent,
         bot_level=level,
+        url=args.url,
+        token=None if args.new_session else load_token(args.url, name),
     )
-    model.form.preset = args.rules
-    model.form.rules = RuleSet.preset(args.rules)
-    name = model.name
-    if not args.new_session:
-        model.token = load_token(args.url, name)
-    model.on_token = lambda token: save_token(args.url, name, token)
+    model.lobby.form.choose_preset(args.rules)
+    model.attach(on_token=lambda token: save_token(args.url, name, token))
     _quiet_logging()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_session(args.url, model, ssl=context))
@@ -344,13 +343,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from client.analyze import run_analyze
 
         return run_analyze(args.record, args.seat, args.level, args.ascii, args.every)
-    if command in ("serve", "bot"):
+    if command == "bot":
+        return run_bot(args)
+    if command == "serve":
         server_cli = _server_cli()
         if server_cli is None:
             print("spades: the server package is not available", file=sys.stderr)
             return 1
-        runner = server_cli.run_serve if command == "serve" else server_cli.run_bot
-        result = runner(args)
+        result = server_cli.run_serve(args)
         return int(result) if isinstance(result, int) else 0
     if command == "admin":
         admin_cli = _server_module("server.admin")

@@ -38,7 +38,7 @@ from websockets.exceptions import (
     WebSocketException,
 )
 
-from client.model import ClientModel
+from client.model.core import Model
 from protocol import messages as m
 from protocol.codec import decode_server, encode
 from protocol.errors import DecodeError
@@ -106,7 +106,7 @@ class Connection:
     def __init__(
         self,
         url: str,
-        model: ClientModel,
+        model: Model,
         redraw: Callable[[], None] = lambda: None,
         *,
         ping_interval: float | None = 10.0,
@@ -123,7 +123,7 @@ class Connection:
         self._socket: ClientConnection | None = None
         self._closing = False
         self._outbox: asyncio.Queue[m.ClientMessage] = asyncio.Queue()
-        model.sender = self.send
+        model.attach(send=self.send)
         self.connects = 0
         self.redirects = 0  # redirects followed so far (all of them)
         self._hops = 0  # redirects followed in a row
@@ -158,7 +158,7 @@ class Connection:
                     self._socket = socket
                     self.connects += 1
                     failures = 0
-                    self.model.connect_error = ""
+                    self.model.connection_reached()
                     self._drain_outbox()
                     hello = m.Hello(
                         protocol_version=m.PROTOCOL_VERSION,
@@ -198,7 +198,7 @@ class Connection:
             self.redraw()
             await asyncio.sleep(self.retry_delays[min(failures, len(self.retry_delays) - 1)])
             failures += 1
-        self.model.connection = "closed"
+        self.model.connection_closed()
         self.redraw()
 
     def _drain_outbox(self) -> None:
@@ -224,7 +224,7 @@ class Connection:
                     )
                     self.redraw()
                     return
-                self.model.flash = f"unreadable message from the server: {error}"
+                self.model.notify(f"unreadable message from the server: {error}")
                 self.redraw()
                 continue
             if isinstance(message, m.Redirect):
@@ -238,10 +238,8 @@ class Connection:
                 self._arriving = False
                 logged = len(self.model.log)
                 self.model.handle(message)
-                if len(self.model.log) == logged + 1 and self.model.log[-1].startswith(
-                    "Reconnected"
-                ):
-                    self.model.log.pop()
+                if len(self.model.log) == logged + 1:
+                    self.model.unsay("Reconnected")
                 if self._repeat is not None:
                     self.send(self._repeat)
                     self._repeat = None
@@ -253,7 +251,7 @@ class Connection:
                 self.model.handle(message)
             except Exception as error:  # a client bug must not stop the reader
                 log.exception("handling %s failed", message.type)
-                self.model.flash = f"client error on {message.type}: {error!r}"
+                self.model.notify(f"client error on {message.type}: {error!r}")
             self.redraw()
             if self.model.given_up:
                 return
@@ -261,7 +259,7 @@ class Connection:
     def _follow(self, redirect: m.Redirect) -> bool:
         """Prepare to follow ``redirect``: whether to (the hop limit not reached)."""
         if self._hops >= MAX_REDIRECTS:
-            self.model.flash = (
+            self.model.notify(
                 f"table {redirect.table} keeps moving between servers; try again later"
             )
             self.redraw()

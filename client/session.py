@@ -35,7 +35,7 @@ async def run_session(
 ) -> None:
     """Show the client for ``model`` connected to ``url`` until the player quits
     (``ssl``: the TLS context for a ``wss://`` address, see :func:`client.net.ssl_context`)."""
-    model.url = url
+    model.address(url, local=model.local)
     app = build_application(model, input=input, output=output)
     connection = Connection(url, model, redraw=app.invalidate, ssl=ssl)
     loop = asyncio.get_running_loop()
@@ -47,7 +47,7 @@ async def run_session(
 
         loop.call_later(delay, fire)
 
-    model.schedule = later
+    model.attach(schedule=later)
     reader = asyncio.create_task(connection.run())
     try:
         await app.run_async()
@@ -76,7 +76,7 @@ async def run_local(
 ) -> None:
     """Start an embedded server, play on it, stop it when the player quits."""
     server = await start_embedded_server(bot_delay)
-    model.local = True
+    model.address(server.url, local=True)
     try:
         await run_session(server.url, model, input=input, output=output)
     finally:

@@ -1,10 +1,20 @@
-"""Keeping the client's copy of the view in step with the server's events.
+"""The one fold of the Python clients: the view kept in step with the server's messages.
 
-A ``snapshot`` replaces the view outright. Between snapshots the server sends ``events``;
-:func:`apply_event` folds one event into an engine :class:`~engine.PlayerView` the way
-the engine itself would have changed this viewer's view. Nothing here decides anything
-for the server: the events say what happened, the client only mirrors it, and the next
-snapshot (on a resume, or whenever the server sends one) corrects any drift.
+Every client (terminal, web, bot) folds events rather than asking for a snapshot after
+each one: no extra request per event, a view that is whole the moment a frame arrives,
+and a fold the tests check against the engine on random games (the folded view equals
+``GameState.view_for(viewer)`` after every action's messages)::
+
+    view = view_from_message(snapshot.view, snapshot.table.rules)  # join, resume, resync
+    view = fold(view, message)   # each events / hand_result / your_turn of that table
+
+A ``snapshot`` replaces the view outright. :func:`apply_event` folds one event the way
+the engine changed this viewer's view; :func:`fold` takes a whole server message and
+checks its version: an ``events`` frame must move the version on by exactly one, a
+``your_turn`` must be for the version held. Anything else raises :class:`OutOfStep`, and
+the client asks for a snapshot (``join_table`` / ``watch_table`` again).
+
+Errors: :class:`OutOfStep` (a ``ValueError``) is the only one raised here.
 """
 
 from __future__ import annotations
@@ -13,13 +23,20 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TypeVar
 
-from engine import Card, Phase, PlayerView, Trick
+from engine import Card, EngineError, Phase, PlayerView, Trick
 from protocol import messages as m
+from protocol.convert import hand_result_from_message
+from protocol.errors import ProtocolError
 
-__all__ = ["apply_event", "apply_events", "seat_pair"]
+__all__ = ["OutOfStep", "apply_event", "apply_events", "fold", "fold_events", "seat_pair"]
 
 HAND_SIZE = 13
 T = TypeVar("T")
+
+
+class OutOfStep(ValueError):
+    """A message the held view cannot take (a version gap, an event that does not fit):
+    the client must ask for a snapshot."""
 
 
 def seat_pair(pair: tuple[T, T], seat: int, value: T) -> tuple[T, T]:
@@ -207,3 +224,42 @@ def apply_events(
     if version is not None:
         view = dataclasses.replace(view, version=version)
     return view
+
+
+def fold_events(
+    view: PlayerView, events: Iterable[m.EventMessage], version: int | None = None
+) -> PlayerView:
+    """:func:`apply_events`, raising :class:`OutOfStep` for an event that cannot apply
+    (part of a frame: the terminal shows a finished trick before the rest of its frame)."""
+    try:
+        return apply_events(view, events, version)
+    except (ValueError, EngineError, AssertionError) as error:  # an event out of place
+        raise OutOfStep(f"an event did not fit the view: {error}") from error
+
+
+def fold(view: PlayerView, message: m.Events | m.HandResult | m.YourTurn) -> PlayerView:
+    """``view`` after ``message`` (one of its table's ``events``, ``hand_result`` or
+    ``your_turn``). Raises :class:`OutOfStep` when the message does not follow the view
+    (a missed frame, a turn for another version, an event that cannot apply)."""
+    if isinstance(message, m.Events):
+        if message.version != view.version + 1:
+            raise OutOfStep(f"events for version {message.version}, holding {view.version}")
+        return fold_events(view, message.events, message.version)
+    if isinstance(message, m.HandResult):
+        try:
+            result = hand_result_from_message(message)
+        except (ValueError, ProtocolError) as error:
+            raise OutOfStep(f"an unreadable hand result: {error}") from error
+        earlier = tuple(r for r in view.hand_results if r.hand_number < result.hand_number)
+        return dataclasses.replace(
+            view, hand_results=(*earlier, result), scores=result.scores, bags=result.bags
+        )
+    if message.version != view.version:
+        raise OutOfStep(f"your_turn for version {message.version}, holding {view.version}")
+    if view.seat is None or view.current_player != view.seat or view.phase.value != message.phase:
+        raise OutOfStep(f"your_turn in {message.phase} does not fit the view")
+    try:
+        offered = _card(message.offered) if message.phase == Phase.DRAFT.value else None
+    except EngineError as error:
+        raise OutOfStep(f"an unreadable card on offer: {error}") from error
+    return dataclasses.replace(view, offered=offered)

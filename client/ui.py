@@ -5,8 +5,11 @@
     await app.run_async()
 
 The layout calls the render functions of :mod:`client.render` through
-``FormattedTextControl``; :func:`make_key_bindings` turns every key into a
-:meth:`~client.model.ClientModel.press` call. Nothing here keeps state of its own.
+``FormattedTextControl``, with the terminal's size read at each redraw (the size is
+passed into drawing, never kept in the model); :func:`make_key_bindings`, the one key
+factory, turns every key into a :meth:`~client.model.ClientModel.press` call. Nothing
+here keeps state of its own or writes into the model: it gives the model what the app
+provides through :meth:`~client.model.Model.attach`.
 """
 
 from __future__ import annotations
@@ -34,13 +37,13 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
+from client.draw import Dims
 from client.model import ClientModel
 from client.render import (
     MAIN_WIDTH,
     MIN_COLUMNS,
     MIN_ROWS,
     STYLE,
-    dims,
     finish,
     render_main,
     render_overlay,
@@ -123,8 +126,21 @@ def _after(event: KeyPressEvent, model: ClientModel) -> None:
             event.app.exit()
 
 
-def _text(model: ClientModel, render: Callable[[ClientModel], StyleAndTextTuples]) -> Window:
-    return Window(FormattedTextControl(lambda: finish(model, render(model))), height=1)
+Render = Callable[[ClientModel, Dims], StyleAndTextTuples]
+
+
+def _dims() -> Dims:
+    """The running app's terminal size, cut up for drawing."""
+    size = get_app().output.get_size()
+    return Dims.of(size.columns, size.rows)
+
+
+def _control(model: ClientModel, render: Render) -> FormattedTextControl:
+    return FormattedTextControl(lambda: finish(model, render(model, _dims())))
+
+
+def _text(model: ClientModel, render: Render) -> Window:
+    return Window(_control(model, render), height=1)
 
 
 def _frame(model: ClientModel, body: Window, width: int) -> HSplit:
@@ -158,7 +174,7 @@ def build_layout(model: ClientModel) -> Layout:
             VSplit(
                 [
                     Window(
-                        FormattedTextControl(lambda: finish(model, render_main(model))),
+                        _control(model, render_main),
                         width=MAIN_WIDTH,
                         wrap_lines=False,
                     ),
@@ -168,8 +184,8 @@ def build_layout(model: ClientModel) -> Layout:
                         style="class:dim",
                     ),
                     Window(
-                        FormattedTextControl(lambda: finish(model, render_side(model))),
-                        width=lambda: dims(model).side,
+                        _control(model, render_side),
+                        width=lambda: _dims().side,
                         wrap_lines=False,
                     ),
                     ConditionalContainer(
@@ -180,15 +196,10 @@ def build_layout(model: ClientModel) -> Layout:
                                     char=lambda: "|" if model.settings.ascii_cards else "│",
                                     style="class:dim",
                                 ),
-                                Window(
-                                    FormattedTextControl(
-                                        lambda: finish(model, render_sheet(model))
-                                    ),
-                                    wrap_lines=False,
-                                ),
+                                Window(_control(model, render_sheet), wrap_lines=False),
                             ]
                         ),
-                        filter=Condition(lambda: dims(model).sheet > 0),
+                        filter=Condition(lambda: _dims().sheet > 0),
                     ),
                 ]
             ),
@@ -196,10 +207,7 @@ def build_layout(model: ClientModel) -> Layout:
             _text(model, render_status),
         ]
     )
-    overlay_body = Window(
-        FormattedTextControl(lambda: finish(model, render_overlay(model))),
-        dont_extend_height=True,
-    )
+    overlay_body = Window(_control(model, render_overlay), dont_extend_height=True)
     overlay = ConditionalContainer(
         _frame(model, overlay_body, 76),
         filter=Condition(lambda: model.overlay is not None),
@@ -213,8 +221,6 @@ def build_layout(model: ClientModel) -> Layout:
     )
 
     def current() -> FloatContainer | Window:
-        size = get_app().output.get_size()
-        model.size = (size.columns, size.rows)  # the render functions lay out for it
         return table if big_enough(get_app()) else too_small
 
     return Layout(DynamicContainer(current))
@@ -256,6 +262,5 @@ def build_application(
                 lambda: show_analysis(record, seat, ascii_only=ascii_only), in_executor=True
             )
 
-    model.on_quit = quit_app
-    model.on_analysis = analyse
+    model.attach(on_quit=quit_app, on_analysis=analyse)
     return app

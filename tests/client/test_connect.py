@@ -51,7 +51,7 @@ def test_a_refused_address_counts_its_attempts_and_stops() -> None:
     asyncio.run(run_until_stopped(connection))
     assert model.given_up
     assert "connection refused" in model.connect_error
-    assert model.connect_attempt == (CONNECT_ATTEMPTS, CONNECT_ATTEMPTS)
+    assert model.link.attempt == (CONNECT_ATTEMPTS, CONNECT_ATTEMPTS)
     assert any(
         f"Trying again (2 of {CONNECT_ATTEMPTS})" in text for text in prompts
     )  # a visible count
@@ -79,7 +79,7 @@ def test_a_plain_http_server_is_not_a_spades_server() -> None:
     model = asyncio.run(run())
     assert model.given_up
     assert model.connect_error == "not a Spades server (it answered HTTP 404)"
-    assert model.connect_attempt[0] == 1  # no point in trying again
+    assert model.link.attempt[0] == 1  # no point in trying again
 
 
 def test_a_websocket_server_speaking_something_else_is_not_a_spades_server() -> None:
@@ -121,7 +121,16 @@ def test_seat_is_held_only_when_a_seat_is_held() -> None:
     model.connection_lost()
     assert "your seat is held" in prompt(model)
     lobby = ClientModel("alice")
-    lobby.welcomed_once = True
+    welcome = m.Welcome(
+        protocol_version=1,
+        server_versions=(1,),
+        player_id="p1",
+        name="alice",
+        token="tok",
+        resumed=False,
+        tables=(),
+    )
+    lobby.handle(welcome)  # welcomed once, at no table
     lobby.connection_lost()
     assert "Connection lost" in prompt(lobby) and "seat is held" not in prompt(lobby)
 

@@ -24,26 +24,26 @@ from protocol.convert import hand_result_message
 from tests.client.helpers import CODE, advance_to, dealt, model_at, seed_of
 
 SIZES = [(80, 24), (100, 30), (120, 40), (200, 60)]
+MIN = Dims.of(80, 24)
 
 
 def lines_of(fragments: object) -> list[str]:
     return fragments_text(fragments).split("\n")  # type: ignore[arg-type]
 
 
-def assert_nothing_cut(model: ClientModel) -> None:
-    size = Dims.of(*model.size)
-    main, side = lines_of(render_main(model)), lines_of(render_side(model))
+def assert_nothing_cut(model: ClientModel, size: Dims = MIN) -> None:
+    main, side = lines_of(render_main(model, size)), lines_of(render_side(model, size))
     assert len(main) <= size.body and len(side) <= size.body
     for line in main:
         assert get_cwidth(line) <= size.main, f"cut at {size.main}: {line!r}"
     for line in side:
         assert get_cwidth(line) <= size.side, f"cut at {size.side}: {line!r}"
     if model.overlay is not None:
-        window = lines_of(render_overlay(model))
+        window = lines_of(render_overlay(model, size))
         assert len(window) <= size.rows - 3, "the window's frame would run off the screen"
         for line in window:
             assert get_cwidth(line) <= 74, f"overlay cut: {line!r}"
-    rows = render_screen_text(model).split("\n")
+    rows = render_screen_text(model, size).split("\n")
     assert all(get_cwidth(row) <= size.columns for row in rows[: size.rows])
 
 
@@ -162,9 +162,9 @@ def test_the_layout_at_each_size(columns: int, rows: int) -> None:
     model = model_at(state)
     for index in range(60):
         model.say(f"log entry {index}")
-    model.size = (columns, rows)
-    assert_nothing_cut(model)
-    text = render_screen_text(model)
+    size = Dims.of(columns, rows)  # the terminal's size goes into drawing, not the model
+    assert_nothing_cut(model, size)
+    text = render_screen_text(model, size)
     screen_rows = text.split("\n")
     assert len(screen_rows) == rows
     shown = sum(1 for row in screen_rows if "log entry" in row)
@@ -174,4 +174,4 @@ def test_the_layout_at_each_size(columns: int, rows: int) -> None:
     beside = "Score sheet" in text
     assert beside == (columns >= 200)
     model.overlay = Overlay.SCORES
-    assert_nothing_cut(model)
+    assert_nothing_cut(model, size)

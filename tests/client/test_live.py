@@ -126,7 +126,7 @@ def test_two_players_meet_in_the_lobby_and_a_spectator_watches() -> None:
                 for char in "gg":
                     host.press(char)
                 host.press("enter")
-                await until(lambda: any("gg" in line for line in guest.chat), [])
+                await until(lambda: any("gg" in line for line in guest.chat.lines), [])
         finally:
             await server.close()
 
@@ -186,16 +186,16 @@ def test_a_new_client_with_the_saved_token_takes_the_seat_back(tmp_path: Path) -
                 )
             code = first.code
             # a new process: a fresh model, the token from the file
-            again = ClientModel("alice", intent=Intent(kind="create", bot="easy"))
-            again.token = load_token(server.url, "alice", store)
+            token = load_token(server.url, "alice", store)
+            again = ClientModel("alice", intent=Intent(kind="create", bot="easy"), token=token)
             assert again.token == first.token
             async with connected(server.url, again):
                 await until(lambda: again.view is not None, [])
                 assert again.code == code  # the same table, not a new one
                 await until(lambda: bool(again.results), [again])
             # a token the server does not know: a new session, and the intent runs
-            stale = ClientModel("bob", intent=Intent(kind="create", bot="easy"))
-            stale.token = "not-a-token"
+            intent = Intent(kind="create", bot="easy")
+            stale = ClientModel("bob", intent=intent, token="not-a-token")
             async with connected(server.url, stale):
                 await until(lambda: stale.view is not None, [])
                 assert stale.code != code

@@ -356,11 +356,11 @@ def test_the_card_on_offer_comes_with_your_turn_or_from_a_fresh_snapshot() -> No
     offered = state.view_for(0).offered
     model = model_at(state)
     assert model.view is not None
-    model.view = dataclasses.replace(model.view, offered=None)
+    model.game.take_view(dataclasses.replace(model.view, offered=None), CODE)
     model.handle(your_turn(state))
     assert model.view.offered == offered
     assert not any(isinstance(msg, m.JoinTable) for msg in model.sent)
-    model.view = dataclasses.replace(model.view, offered=None)
+    model.game.take_view(dataclasses.replace(model.view, offered=None), CODE)
     model.handle(your_turn(state, offered=False))  # an older server: ask for a snapshot
     assert model.sent[-1] == m.JoinTable(code=CODE)
     model.handle(snapshot(state))

@@ -17,28 +17,29 @@ def chats(model: ClientModel) -> list[m.Chat]:
 def test_slash_mute_in_the_chat_window_hides_the_others_chat_until_unmute() -> None:
     model = model_at(play_state())
     model.handle(m.ChatMessage(table=CODE, seat=1, name="bob", text="before"))
-    assert list(model.chat) == ["bob: before"]
+    assert list(model.chat.lines) == ["bob: before"]
 
     run_keys(model, "m", "/mute", "\r")
-    assert model.chat_muted and model.overlay is None
+    assert model.chat.muted and model.overlay is None
     assert chats(model) == []  # /mute is this client's own business: nothing is sent
 
     model.handle(m.ChatMessage(table=CODE, seat=1, name="bob", text="rude"))
     model.handle(m.ChatMessage(table=CODE, seat=None, name="watcher", text="also rude"))
     model.handle(m.ChatMessage(table=CODE, seat=0, name="alice", text="my own line"))
     model.handle(m.ChatMessage(table=CODE, seat=None, name="server", text="report received"))
-    assert list(model.chat) == ["bob: before", "alice: my own line", "server: report received"]
+    shown = ["bob: before", "alice: my own line", "server: report received"]
+    assert list(model.chat.lines) == shown
     assert not any("rude" in line for line in model.log)
-    assert model.chat_hidden == 2
+    assert model.chat.hidden == 2
 
     model.quit_requested = False
     model.overlay = None
     run_keys(model, "m", "/report he insults me", "\r", "m", "/UNMUTE", "\r")
     assert [chat.text for chat in chats(model)] == ["/report he insults me"]
-    assert not model.chat_muted and model.chat_hidden == 0
+    assert not model.chat.muted and model.chat.hidden == 0
     assert "2 lines were hidden" in model.log[-1]
     model.handle(m.ChatMessage(table=CODE, seat=1, name="bob", text="sorry"))
-    assert list(model.chat)[-1] == "bob: sorry"
+    assert list(model.chat.lines)[-1] == "bob: sorry"
 
 
 def test_the_chat_window_and_the_help_say_how_to_mute() -> None:
@@ -48,7 +49,7 @@ def test_the_chat_window_and_the_help_say_how_to_mute() -> None:
     assert model.overlay is Overlay.CHAT
     drawn = "".join(text for _, text, *_ in render_overlay(model))
     assert "/mute" in drawn and "Chat (others muted)" not in drawn
-    model.chat_muted = True
+    model.chat.mute(True)
     drawn = "".join(text for _, text, *_ in render_overlay(model))
     assert "Chat (others muted)" in drawn
 

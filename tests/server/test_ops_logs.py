@@ -13,9 +13,9 @@ from contextlib import contextmanager
 
 import pytest
 
+from client.bot_client import play as bot_play
 from protocol import messages as m
 from server import RunningServer
-from server.bot_client import play as bot_play
 from server.logs import HUMAN_FORMAT, configure_logging, event
 from tests.server.helpers import FAST, Client, choose, play_to_end, run
 

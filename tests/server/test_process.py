@@ -13,12 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from client.bot_client import add_bot_arguments, play, run_bot
 from engine import GameState, RuleSet, parse_action, replay
 from protocol import convert
 from protocol import messages as m
 from server import RunningServer
-from server.bot_client import play
-from server.cli import add_bot_arguments, run_bot
 from tests.server.helpers import Client, drive, play_to_end, run
 
 ROOT = Path(__file__).resolve().parents[2]

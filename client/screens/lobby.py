@@ -1,0 +1,92 @@
+"""The lobby: the open tables (↑/↓, Enter joins, w watches, r refreshes), and the window
+where a table code is typed to join (j) or watch (v) a table not listed."""
+
+from __future__ import annotations
+
+from client.draw import MAIN_WIDTH, Dims, Line, pad
+from client.model.core import Model, Overlay
+from client.text import safe_text
+from protocol import messages as m
+
+__all__ = ["code_keys", "code_lines", "code_title", "keys", "main", "prompt"]
+
+
+def prompt(model: Model) -> str:
+    return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
+
+
+def main(model: Model, size: Dims) -> list[Line]:
+    lines: list[Line] = [[("class:head", "  Open tables")], []]
+    if not model.lobby.tables:
+        lines.append([("class:dim", "  No open tables yet. Press c to create one")])
+        lines.append([("class:dim", "  (with the bot, or wait for a friend).")])
+    for index, summary in enumerate(model.lobby.tables[:14]):
+        seats = " vs ".join(
+            (safe_text(s.name or "") or (f"bot {s.bot_level}" if s.kind == "bot" else "?"))
+            if s.kind != "empty"
+            else "(free)"
+            for s in summary.seats
+        )
+        text = (
+            f"  {pad(summary.code, 9)} {pad(safe_text(summary.preset or '') or 'custom', 13)}"
+            f"{pad(seats, 20)} {summary.status}"
+        )
+        style = "class:overlay.sel" if index == model.lobby.row else ""
+        lines.append([(style, pad(text, MAIN_WIDTH))])
+    return lines
+
+
+def keys(model: Model, key: str) -> bool:
+    lobby = model.lobby
+    chosen = lobby.chosen()
+    if key == "q":
+        model.request_quit()
+    elif key in ("up", "down"):
+        lobby.move(-1 if key == "up" else 1)
+    elif key in ("enter", "w") and chosen is not None:
+        full = all(seat.kind != "empty" for seat in chosen.seats)
+        if key == "enter" and not full:
+            model.send(m.JoinTable(code=chosen.code))
+        else:
+            model.send(m.WatchTable(code=chosen.code))
+    elif key == "c":
+        lobby.form.clear_error()
+        model.open(Overlay.CREATE)
+    elif key in ("j", "v"):
+        lobby.clear_code()
+        model.open(Overlay.JOIN if key == "j" else Overlay.WATCH)
+    elif key == "r":
+        model.send(m.ListTables())
+    else:
+        return False
+    return True
+
+
+def code_title(model: Model) -> str:
+    return "Join a table" if model.overlay is Overlay.JOIN else "Watch a table"
+
+
+def code_lines(model: Model, size: Dims) -> list[Line]:
+    verb = "join" if model.overlay is Overlay.JOIN else "watch"
+    return [
+        [("", " table code: "), ("class:head", model.lobby.code_entry + "▏")],
+        [("class:dim", " Enter to " + verb)],
+    ]
+
+
+def code_keys(model: Model, key: str) -> bool:
+    """The join / watch window: type a table code, Enter goes there."""
+    lobby = model.lobby
+    if key == "escape":
+        model.close()
+    elif key == "enter":
+        code = lobby.typed_code()
+        if code:
+            joining = model.overlay is Overlay.JOIN
+            model.send(m.JoinTable(code=code) if joining else m.WatchTable(code=code))
+            model.close()
+    elif key == "backspace":
+        lobby.erase_code()
+    else:
+        lobby.type_code(key)
+    return True
