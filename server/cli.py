@@ -4,8 +4,7 @@ parser = argparse.ArgumentParser()
 add_serve_arguments(parser)          # --host --port --db and the limits
 sys.exit(run_serve(parser.parse_args()))
 
-add_bot_arguments(parser)            # URL --table CODE [--level L] [--name N]
-sys.exit(run_bot(parser.parse_args()))
+The bot client (``spades bot``) is a client: :mod:`client.bot_client`.
 """
 
 from __future__ import annotations
@@ -23,11 +22,9 @@ from server.config import ServerConfig, default_db_path
 from server.errors import ServerError
 
 __all__ = [
-    "add_bot_arguments",
     "add_serve_arguments",
     "browser_address",
     "config_from_args",
-    "run_bot",
     "run_serve",
 ]
 
@@ -328,42 +325,4 @@ def run_serve(args: argparse.Namespace) -> int:
         return 1
     except KeyboardInterrupt:
         pass
-    return 0
-
-
-def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the bot client's arguments: ``URL --table CODE [--level L] [--name N]``."""
-    parser.add_argument("url", help="server URL, e.g. ws://127.0.0.1:8765/")
-    parser.add_argument("--table", required=True, help="code of the table to sit at")
-    parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
-    parser.add_argument("--name", default="robot", help="the name to sit under (default 'robot')")
-    parser.add_argument("--seat", type=int, choices=(0, 1), default=None, help="seat to take")
-    parser.add_argument("--games", type=int, default=1, help="games to play, agreeing to rematches")
-
-
-def run_bot(args: argparse.Namespace) -> int:
-    """Fill a seat with the bot over the protocol; returns the exit status."""
-    from server.bot_client import BotClientError, play
-
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    try:
-        asyncio.run(
-            play(
-                args.url,
-                args.table,
-                level=args.level,
-                name=args.name,
-                seat=args.seat,
-                games=args.games,
-            )
-        )
-    except BotClientError as error:
-        print(f"spades bot: {error}", file=sys.stderr)
-        return 1
-    except (OSError, KeyboardInterrupt) as error:
-        if isinstance(error, OSError):
-            print(f"spades bot: {error}", file=sys.stderr)
-            return 1
     return 0
