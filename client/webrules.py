@@ -44,7 +44,9 @@ def _field(field: dataclasses.Field[Any]) -> dict[str, Any]:
     if kind == "optint":
         entry["blank"] = field_value_text(field.name, None)
     if kind == "choice":
-        entry["choices"] = [[value, field_value_text(field.name, value)] for value in _CHOICES[annotation]]
+        entry["choices"] = [
+            [value, field_value_text(field.name, value)] for value in _CHOICES[annotation]
+        ]
     return entry
 
 

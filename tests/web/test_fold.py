@@ -141,7 +141,12 @@ def play_game(rules: RuleSet, seed: int) -> tuple[dict[str, list[Any]], dict[str
 
 
 def wire_view(state: GameState, viewer: int | None) -> Any:
-    return wire(m.Snapshot(table=table_info(state.rules, viewer), view=convert.view_message(state.view_for(viewer), CODE)))["view"]
+    return wire(
+        m.Snapshot(
+            table=table_info(state.rules, viewer),
+            view=convert.view_message(state.view_for(viewer), CODE),
+        )
+    )["view"]
 
 
 def run_fold(rules: RuleSet, streams: dict[str, list[Any]], tmp_path: Path) -> dict[str, list[Any]]:
@@ -220,7 +225,11 @@ def test_a_missed_frame_is_a_gap_and_the_view_waits_for_a_snapshot(tmp_path: Pat
     assert gap
     assert view == before_view  # nothing folded on top of a hole
     # every later frame is a gap too, until a snapshot comes
-    later = [gap for (_, gap), message in zip(folded[dropped:], cut[dropped:], strict=True) if message["type"] == "events"]
+    later = [
+        gap
+        for (_, gap), message in zip(folded[dropped:], cut[dropped:], strict=True)
+        if message["type"] == "events"
+    ]
     assert later and all(later)
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
+
+import pytest
 
 from client import webrules
 from client.rules import FIELD_LABELS
@@ -22,9 +25,13 @@ def test_the_committed_file_is_up_to_date() -> None:
     assert webrules.main(["--check"]) == 0
 
 
-def test_a_stale_file_is_reported(monkeypatch, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_stale_file_is_reported(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     stale = tmp_path / "rules.json"
-    stale.write_text(webrules.rules_document().replace('"target_score": 300', '"target_score": 301'))
+    stale.write_text(
+        webrules.rules_document().replace('"target_score": 300', '"target_score": 301')
+    )
     monkeypatch.setattr(webrules, "RULES_PATH", stale)
     assert webrules.main(["--check"]) == 1
     assert "python3 -m client.webrules" in capsys.readouterr().err
