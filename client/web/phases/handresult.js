@@ -1,11 +1,10 @@
 // The end of a hand: its result window (bids, tricks, points, bags) with this page's own
 // check of the shuffle (the seed against the commitment heard at the hand's start, the
-// cards this seat drew, and this seat's entropy). Enter or the button closes it.
+// cards this seat drew, and this seat's entropy). Enter or the button closes it. The
+// check's modules (shuffle.js, sha256.js) load at the first hand's end, not with the page.
 //
 //   onHandResult(message)   // a `hand_result` for the table on screen
 
-import { checkHand } from "../shuffle.js";
-import { hasWebCrypto } from "../sha256.js";
 import { commitmentKey, entropyKey, escapeHtml, mySeat, render as draw, state } from "../store.js";
 
 export async function onHandResult(result) {
@@ -16,13 +15,15 @@ export async function onHandResult(result) {
   state.handWindow = { result, check: null };
   let check;
   try {
-    check = await checkHand(result, committed, seen);
+    const [{ checkHand }, { hasWebCrypto }] = await Promise.all([import("../shuffle.js"), import("../sha256.js")]);
+    const hashedBy = hasWebCrypto() ? "Web Crypto" : "SHA-256 in this page";
+    check = { ...(await checkHand(result, committed, seen)), hashedBy };
     const me = mySeat();
     if (check.ok && sent && me !== null) {
       check =
         result.entropy[me] === sent
-          ? { ok: true, reason: `${check.reason}; your entropy is in it` }
-          : { ok: false, reason: "the shuffle did not use the entropy this seat sent" };
+          ? { ...check, reason: `${check.reason}; your entropy is in it` }
+          : { ...check, ok: false, reason: "the shuffle did not use the entropy this seat sent" };
     }
   } catch (error) {
     check = { ok: false, reason: `could not check: ${error}` };
@@ -50,7 +51,7 @@ export function renderWindow() {
   const penalty = (s) => (result.bag_penalties[s] ? `−${result.bag_penalties[s] * state.table.rules.bag_penalty}` : "–");
   let verdict;
   if (check === null) verdict = `<p class="verify" data-verified="pending">Checking the shuffle…</p>`;
-  else if (check.ok) verdict = `<p class="verify ok" data-verified="yes">Shuffle verified ✓ <span class="small">(${hasWebCrypto() ? "Web Crypto" : "SHA-256 in this page"}: ${escapeHtml(check.reason)})</span></p>`;
+  else if (check.ok) verdict = `<p class="verify ok" data-verified="yes">Shuffle verified ✓ <span class="small">(${check.hashedBy}: ${escapeHtml(check.reason)})</span></p>`;
   else verdict = `<p class="verify bad" data-verified="no">Shuffle NOT verified ✗ ${escapeHtml(check.reason)}</p>`;
   return `<div class="window" id="hand-window" role="dialog" aria-modal="true" aria-labelledby="hand-title"><h2 id="hand-title">Hand ${result.hand_number}</h2>
     <table class="result"><thead><tr><th></th>${order.map((s) => `<th scope="col">${name(s)}</th>`).join("")}</tr></thead><tbody>
