@@ -20,6 +20,14 @@ function withSeat(pair, seat, value) {
   return seat === 0 ? [value, pair[1]] : [pair[0], value];
 }
 
+const CARD = /^(10|[2-9JQKA])[CDHS]$/;
+
+/** `text` if it is a card in protocol form ("10H"); throws otherwise (the frame is a gap). */
+function card(text) {
+  if (typeof text !== "string" || !CARD.test(text)) throw new Error(`not a card: ${text}`);
+  return text;
+}
+
 function sorted(cards) {
   return [...cards].sort((a, b) => cardIndex(a) - cardIndex(b));
 }
@@ -82,6 +90,8 @@ function draftTurn(view, event, rules) {
     offered: null,
   };
   if (seat === view.seat && event.card !== null) {
+    card(event.card);
+    if (event.other_card !== null) card(event.other_card);
     if (event.kept) {
       next = {
         ...next,
@@ -107,6 +117,7 @@ function draftTurn(view, event, rules) {
 function exchange(view, event, rules) {
   let next = { ...view, exchange_counts: withSeat(view.exchange_counts, event.seat, event.count) };
   if (event.seat === view.seat) {
+    [...event.given, ...event.received].forEach(card);
     const given = new Set(event.given);
     next = {
       ...next,
@@ -122,6 +133,7 @@ function exchange(view, event, rules) {
 
 function cardPlayed(view, event) {
   const seat = event.seat;
+  card(event.card);
   return {
     ...view,
     phase: "play",
@@ -136,6 +148,7 @@ function cardPlayed(view, event) {
 
 function trickWon(view, event) {
   const winner = event.trick.winner;
+  event.trick.cards.forEach(card);
   return {
     ...view,
     tricks: [...view.tricks, { leader: event.trick.leader, cards: [...event.trick.cards], winner }],
@@ -179,29 +192,37 @@ export function applyEvent(view, event, rules) {
 
 /**
  * Fold one server message into `view` (null before the first snapshot) under `rules` (the
- * table's). Returns `{view, gap}`: `gap` is true when an `events` frame is not the next
- * version (the page missed one, or has no view yet) and a snapshot should be asked for.
- * Messages of other types leave the view as it is.
+ * table's). Returns `{view, gap}`: `gap` is true when the message shows the view out of
+ * step (an `events` frame that is not the next version, an event that does not apply, a
+ * `your_turn` the view does not expect) and a snapshot should be asked for; the view is
+ * then returned unchanged. A frame the view already holds changes nothing.
  */
 export function foldMessage(view, message, rules) {
+  if (message.type === "snapshot") return { view: message.view, gap: false };
+  if (view === null) return { view, gap: message.type === "events" || message.type === "your_turn" };
   switch (message.type) {
-    case "snapshot":
-      return { view: message.view, gap: false };
     case "events": {
-      if (view === null) return { view, gap: true };
       if (message.version <= view.version) return { view, gap: false }; // already in the view
       if (message.version !== view.version + 1) return { view, gap: true };
       let next = view;
-      for (const event of message.events) next = applyEvent(next, event, rules);
+      try {
+        for (const event of message.events) next = applyEvent(next, event, rules);
+      } catch {
+        return { view, gap: true }; // an event that does not fit this view
+      }
       return { view: { ...next, version: message.version }, gap: false };
     }
-    case "your_turn":
+    case "your_turn": {
+      if (message.version < view.version) return { view, gap: false }; // an old turn
+      const expected = message.version === view.version && view.seat !== null && view.current_player === view.seat && view.phase === message.phase;
+      if (!expected) return { view, gap: true };
       // the card on offer is told to the drafter only, with its turn
-      if (view === null || message.version !== view.version || message.phase !== "draft") return { view, gap: false };
-      return { view: { ...view, offered: message.offered }, gap: false };
+      return { view: { ...view, offered: message.phase === "draft" ? message.offered : null }, gap: false };
+    }
     case "hand_result": {
-      if (view === null || view.hand_results.some((r) => r.hand_number === message.hand_number)) return { view, gap: false };
-      return { view: { ...view, hand_results: [...view.hand_results, message], bags: [...message.bags] }, gap: false };
+      // the hand's line of the score sheet, and the bags (no event carries them)
+      const earlier = view.hand_results.filter((r) => r.hand_number < message.hand_number);
+      return { view: { ...view, hand_results: [...earlier, message], scores: [...message.scores], bags: [...message.bags] }, gap: false };
     }
     default:
       return { view, gap: false };

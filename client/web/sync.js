@@ -296,9 +296,8 @@ function onYourTurn(turn) {
   state.timerEnds = turn.seconds_left === null ? null : Date.now() + turn.seconds_left * 1000;
   if (turn.phase === "bidding") state.bidEntry = "";
   if (turn.phase === "exchange") state.exchangePicks.clear();
-  // the folded view is at the turn's version; a view behind it missed a frame
-  if (!state.view || state.view.version < turn.version) requestSnapshot();
-  else fold(turn);
+  // the folded view is at the turn's version and phase; one that is not missed a frame
+  fold(turn);
   const plays = turn.legal.filter((action) => action.kind === "play");
   if (turn.phase === "play" && plays.length === 1 && state.settings.autoPlayOne) {
     send(plays[0]);

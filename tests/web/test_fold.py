@@ -243,3 +243,45 @@ def test_a_frame_already_in_the_view_changes_nothing(tmp_path: Path) -> None:
     doubled = [*stream[: again + 1], stream[again], *stream[again + 1 :]]
     folded = run_fold(rules, {"twice": doubled}, tmp_path)["twice"]
     assert folded[again + 1] == (folded[again][0], False)
+
+
+def test_a_turn_the_view_does_not_expect_is_a_gap(tmp_path: Path) -> None:
+    preset, seed, overrides = GAMES[2]
+    rules = RuleSet.preset(preset, **overrides)
+    streams, _ = play_game(rules, seed)
+    stream = streams["0"]
+    turns = [i for i, message in enumerate(stream) if message["type"] == "your_turn"]
+    at = turns[5]
+    wrong_phase = {**stream[at], "phase": "play" if stream[at]["phase"] != "play" else "bidding"}
+    ahead = {**stream[at], "version": stream[at]["version"] + 1}
+    behind = {**stream[at], "version": stream[at]["version"] - 1}
+    cases = {
+        "phase": [*stream[:at], wrong_phase],
+        "ahead": [*stream[:at], ahead],
+        "behind": [*stream[:at], behind],
+    }
+    folded = run_fold(rules, cases, tmp_path)
+    before = folded["phase"][at - 1][0]
+    assert folded["phase"][at] == (before, True)
+    assert folded["ahead"][at] == (before, True)
+    assert folded["behind"][at] == (before, False)  # an old turn: nothing to do
+
+
+def test_an_event_that_does_not_fit_is_a_gap(tmp_path: Path) -> None:
+    preset, seed, overrides = GAMES[0]
+    rules = RuleSet.preset(preset, **overrides)
+    streams, _ = play_game(rules, seed)
+    stream = streams["None"]
+    plays = [
+        i
+        for i, message in enumerate(stream)
+        if message["type"] == "events"
+        and any(event["kind"] == "card_played" for event in message["events"])
+    ]
+    at = plays[0]
+    broken = json.loads(json.dumps(stream[at]))
+    for event in broken["events"]:
+        if event["kind"] == "card_played":
+            event["card"] = None  # not a card: the fold cannot place it
+    folded = run_fold(rules, {"broken": [*stream[:at], broken]}, tmp_path)["broken"]
+    assert folded[at] == (folded[at - 1][0], True)
