@@ -8,7 +8,10 @@
 // Pure functions on plain JSON objects: no DOM, so node can import this module too.
 //
 //   const { view, gap } = foldMessage(view, message, rules);
-//   // gap: the message's version is not the next one; ask for a snapshot
+//   // gap: the message does not follow the view (a missed frame): ask for a snapshot
+//
+// tests/web/test_fold.py runs it under node on random engine games: after every message
+// the folded view equals the server's snapshot view for that seat or spectator.
 
 import { cardIndex } from "./cards.js";
 
