@@ -1,6 +1,6 @@
 """The browser's rule presets and labels, generated from the engine into a JSON file.
 
-The web page (``client/web/lobby/create.js``) builds its create-table form from
+The web page (``client/web/screens/create.js``) builds its create-table form from
 ``client/web/rules.json``; nothing in its JavaScript copies a preset or a label by hand.
 The presets come from :data:`engine.PRESETS`, the fields (in the engine's order, with
 their kind) from :class:`engine.RuleSet`, the labels and value words from
