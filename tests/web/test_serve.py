@@ -55,7 +55,12 @@ def test_get_root_is_the_web_client() -> None:
 
 
 def test_every_web_file_is_served_with_its_type() -> None:
-    expected = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+    expected = {
+        ".html": "text/html",
+        ".js": "text/javascript",
+        ".css": "text/css",
+        ".json": "application/json",
+    }
     assert {"/", "/index.html", "/app.js", "/app.css"} <= set(WEB_FILES)
 
     async def test(server: RunningServer) -> None:

@@ -1,0 +1,76 @@
+// The end of a hand: its result window (bids, tricks, points, bags) with this page's own
+// check of the shuffle (the seed against the commitment heard at the hand's start, the
+// cards this seat drew, and this seat's entropy). Enter or the button closes it. The
+// check's modules (shuffle.js, sha256.js) load at the first hand's end, not with the page.
+//
+//   onHandResult(message)   // a `hand_result` for the table on screen
+
+import { commitmentKey, entropyKey, escapeHtml, mySeat, render as draw, state } from "../store.js";
+
+export async function onHandResult(result) {
+  if (result.table !== state.code) return;
+  const committed = sessionStorage.getItem(commitmentKey(state.code, result.hand_number));
+  const seen = state.draftSeen[result.hand_number] || [];
+  const sent = sessionStorage.getItem(entropyKey(state.code, result.hand_number));
+  state.handWindow = { result, check: null };
+  let check;
+  try {
+    const [{ checkHand }, { hasWebCrypto }] = await Promise.all([import("../shuffle.js"), import("../sha256.js")]);
+    const hashedBy = hasWebCrypto() ? "Web Crypto" : "SHA-256 in this page";
+    check = { ...(await checkHand(result, committed, seen)), hashedBy };
+    const me = mySeat();
+    if (check.ok && sent && me !== null) {
+      check =
+        result.entropy[me] === sent
+          ? { ...check, reason: `${check.reason}; your entropy is in it` }
+          : { ...check, ok: false, reason: "the shuffle did not use the entropy this seat sent" };
+    }
+  } catch (error) {
+    check = { ok: false, reason: `could not check: ${error}` };
+  }
+  // checked: a later game's hand of the same number must not find these
+  sessionStorage.removeItem(commitmentKey(result.table, result.hand_number));
+  sessionStorage.removeItem(entropyKey(result.table, result.hand_number));
+  if (state.handWindow && state.handWindow.result === result) {
+    state.handWindow.check = check;
+    draw();
+  }
+}
+
+export function render(view) {
+  return `<p>Hand ${view.hand_number} is over.</p>`;
+}
+
+export function renderWindow() {
+  const { result, check } = state.handWindow;
+  const me = mySeat() === null ? 0 : mySeat();
+  const order = [me, 1 - me];
+  const name = (seat) => escapeHtml(state.table.seats[seat].name || `seat ${seat}`);
+  const bid = (seat) => (result.blind_nil[seat] ? "blind nil" : result.bids[seat] === 0 ? "nil" : result.bids[seat]);
+  const row = (label, f) => `<tr><th scope="row">${label}</th>${order.map((s) => `<td>${f(s)}</td>`).join("")}</tr>`;
+  const penalty = (s) => (result.bag_penalties[s] ? `−${result.bag_penalties[s] * state.table.rules.bag_penalty}` : "–");
+  let verdict;
+  if (check === null) verdict = `<p class="verify" data-verified="pending">Checking the shuffle…</p>`;
+  else if (check.ok) verdict = `<p class="verify ok" data-verified="yes">Shuffle verified ✓ <span class="small">(${check.hashedBy}: ${escapeHtml(check.reason)})</span></p>`;
+  else verdict = `<p class="verify bad" data-verified="no">Shuffle NOT verified ✗ ${escapeHtml(check.reason)}</p>`;
+  return `<div class="window" id="hand-window" role="dialog" aria-modal="true" aria-labelledby="hand-title"><h2 id="hand-title">Hand ${result.hand_number}</h2>
+    <table class="result"><thead><tr><th></th>${order.map((s) => `<th scope="col">${name(s)}</th>`).join("")}</tr></thead><tbody>
+    ${row("bid", bid)}${row("tricks", (s) => result.tricks[s])}${row("points", (s) => result.points[s])}${row("bags added", (s) => result.bags_added[s])}${row("bag penalty", penalty)}${row("total", (s) => `<strong>${result.scores[s]}</strong>`)}${row("bags", (s) => result.bags[s])}
+    </tbody></table>${verdict}<div class="choices"><button type="button" id="close-hand" autofocus>Continue (Enter)</button></div></div>`;
+}
+
+/** Enter closes the window while it is open (before any other key's meaning). */
+export function windowKey(event) {
+  if (!state.handWindow || event.key !== "Enter") return false;
+  event.preventDefault();
+  state.handWindow = null;
+  draw();
+  return true;
+}
+
+export function click(target) {
+  if (target.id !== "close-hand") return false;
+  state.handWindow = null;
+  draw();
+  return true;
+}

@@ -1,0 +1,49 @@
+// The table's chat: lines in (hidden while muted), the panel, and what is typed.
+//
+//   receiveChat(message)     // a `chat` message from the server
+//   submitChat(text)         // the chat form: "/mute", "/unmute", or a line to send
+//   renderChat()             // the panel's HTML
+
+import { addLog, escapeHtml, mySeat, render, state } from "../store.js";
+
+// our own line's echo, or the server's ("server" is a reserved name: nobody forges it)
+function fromMeOrServer(message) {
+  if (message.seat === null) {
+    return message.name === "server" || (state.welcome !== null && message.name === state.welcome.name);
+  }
+  return message.seat === mySeat();
+}
+
+export function receiveChat(message) {
+  if (state.chatMuted && !fromMeOrServer(message)) {
+    state.chatHidden += 1;
+    return;
+  }
+  if (message.table === state.code) {
+    state.chat.push(message);
+    if (state.chat.length > 50) state.chat.shift();
+  }
+}
+
+// "/mute" and "/unmute" are this page's own business: nothing is sent
+function chatCommand(text) {
+  const command = text.toLowerCase();
+  if (command !== "/mute" && command !== "/unmute") return false;
+  state.chatMuted = command === "/mute";
+  if (state.chatMuted) addLog("Chat from the others is hidden here; /unmute in chat shows it again.");
+  else addLog(`Chat shown again (${state.chatHidden} lines were hidden).`);
+  if (!state.chatMuted) state.chatHidden = 0;
+  render();
+  return true;
+}
+
+export function submitChat(text) {
+  if (text && state.code && !chatCommand(text)) state.conn.send({ type: "chat", code: state.code, text });
+}
+
+export function renderChat() {
+  const lines = state.chat.slice(-8).map((c) => `<li><strong>${escapeHtml(c.name)}${c.seat === null ? " (watching)" : ""}:</strong> ${escapeHtml(c.text)}</li>`);
+  return `<h2>Chat</h2>
+      <ol class="chat">${lines.join("")}</ol>
+      <form id="chat-form"><input id="chat-input" maxlength="200" autocomplete="off" aria-label="chat message" placeholder="Say something (m) · /mute hides the others"><button type="submit">Send</button></form>`;
+}

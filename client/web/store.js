@@ -1,0 +1,105 @@
+// The page's state: one object that the modules read and change, and the few helpers
+// every screen needs (seat names, the log, the render hook). Nothing here draws or sends.
+//
+//   import { state, render, mySeat } from "./store.js";
+//   state.notice = "…"; render();   // render() calls the renderer app.js installs
+
+const SETTINGS_KEY = "spades2.settings";
+export const NAME_KEY = "spades2.name";
+
+function loadSettings() {
+  const defaults = { autoPlayOne: true, trickPauseMs: 1500, confirmPlay: false };
+  try {
+    return { ...defaults, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") };
+  } catch {
+    return defaults;
+  }
+}
+
+export function saveSettings() {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(state.settings));
+}
+
+export const state = {
+  conn: null,
+  connection: "connecting",
+  welcome: null,
+  screen: "name", // name | lobby | table
+  tables: [],
+  rules: null, // rules.json: the presets and the create form's fields
+  code: null, // the table on screen
+  table: null, // TableInfo
+  view: null, // View, from a snapshot and the events folded into it since
+  turn: null, // the latest your_turn for this table
+  paused: false, // a finished trick is held on screen; messages wait
+  lastTrick: null, // {trick, number} shown during the pause after a trick
+  log: [],
+  chat: [],
+  chatMuted: false, // "/mute" typed in chat: the others' lines are no longer shown
+  chatHidden: 0,
+  handWindow: null, // {result, check}
+  gameOver: null,
+  open: { sheet: false, settings: false, help: false }, // the overlays asked for
+  selected: null, // the keyboard's chosen card
+  answered: -1, // the version of the last turn this page answered
+  bidEntry: "",
+  exchangePicks: new Set(),
+  notice: "",
+  settings: loadSettings(),
+  linkCode: null, // #t=CODE of the page's address
+  snapshotWanted: false,
+  snapshotInFlight: null,
+  draftSeen: {}, // hand number -> [{card, position}] from this seat's own draft events
+  myDraftTurns: {}, // hand number -> turns this seat took, as seen in events
+  timerEnds: null, // wall-clock ms when the turn timer runs out (display only)
+  holdEnds: [null, null],
+};
+
+let renderer = () => {};
+
+/** Install the function that draws the page (app.js does, once). */
+export function setRenderer(draw) {
+  renderer = draw;
+}
+
+/** Draw the page from the state. */
+export function render() {
+  renderer();
+}
+
+export const $ = (selector) => document.querySelector(selector);
+
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function mySeat() {
+  return state.table ? state.table.your_seat : null;
+}
+
+/** "you", the seat's player name, or "empty seat". */
+export function seatName(seat) {
+  if (!state.table) return `seat ${seat}`;
+  const info = state.table.seats[seat];
+  if (seat === mySeat()) return "you";
+  return info.name || "empty seat";
+}
+
+export function addLog(text) {
+  state.log.push(text);
+  if (state.log.length > 60) state.log.shift();
+}
+
+/** Seconds left until `ends` (wall-clock ms), or null without a clock. */
+export function countdown(ends) {
+  if (ends === null) return null;
+  return Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+}
+
+export function commitmentKey(code, hand) {
+  return `spades2.commitment.${code}.${hand}`;
+}
+
+export function entropyKey(code, hand) {
+  return `spades2.entropy.${code}.${hand}`;
+}
