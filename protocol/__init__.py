@@ -1,4 +1,7 @@
-"""protocol: the typed messages of protocol version 1 and their msgpack codec.
+"""protocol: the typed messages of protocol version 1.2 and their msgpack and JSON codecs.
+
+Version 1.2 (``PROTOCOL_MINOR``) is a minor version of 1; the same models serve 1.0 and 1.1
+connections (see :mod:`protocol.messages` and ``docs/protocol.md``, section Versions).
 
 Everything a client or server needs is importable from here (the submodules stay the
 canonical homes, so ``from protocol.messages import Hello`` works too)::

@@ -27,7 +27,6 @@ from engine import (
     Action,
     Bid,
     Commit,
-    Deal,
     Exchange,
     GameState,
     Outcome,
@@ -100,7 +99,8 @@ class ExampleGame:
     ``mid_play`` is seat 0's view in the play phase of hand 1 with four tricks done and
     one card on the table, ``draft`` its view at one of its draft turns; ``trick_outcome``
     is the outcome of the play that finished a trick, ``last_outcome`` the one that ended
-    hand 1, ``deal_outcome`` the deal of hand 1. ``state`` is the game after hand 1.
+    hand 1, ``deal_outcome`` the commitment of hand 1 (the shuffle follows with ada's
+    entropy, as a server deals). ``state`` is the game after hand 1.
     """
 
     rules: RuleSet
@@ -126,7 +126,8 @@ def example_game() -> ExampleGame:
     rules = RuleSet.preset("classic")
     rng = random.Random(20261130)
     state = GameState(rules)
-    deal_outcome = state.apply(None, Deal(example_seed(1)))
+    deal_outcome = state.apply(None, Commit(example_seed(1)))  # hand_started
+    state.apply(None, Shuffle((example_entropy(1), b"")))  # ada's entropy; the bot sends none
     draft: PlayerView | None = None
     draft_outcome: Outcome | None = None
     mid_play: PlayerView | None = None
@@ -483,13 +484,13 @@ def example_session() -> tuple[SessionStep, ...]:
         SessionStep(
             "**Connect** a WebSocket to `ws://localhost:8765/` and say `hello` first. "
             "`id` is any number you choose; the answer carries it back.",
-            m.Hello(protocol_version=1, protocol_minor=1, name="ada", id=1),
+            m.Hello(protocol_version=1, protocol_minor=m.PROTOCOL_MINOR, name="ada", id=1),
             client=True,
         )
     )
     add(
         SessionStep(
-            "The server welcomes a new player and says the connection speaks 1.1 "
+            f"The server welcomes a new player and says the connection speaks 1.{m.PROTOCOL_MINOR} "
             "(`protocol_minor`). Keep `token` secret and safe: it is how you come back after "
             "a drop. `server_time` is the server's clock, for deadlines; `entropy_seconds` "
             "how long a shuffle waits for your entropy.",
@@ -501,7 +502,7 @@ def example_session() -> tuple[SessionStep, ...]:
                 token=EXAMPLE_TOKEN,
                 resumed=False,
                 id=1,
-                protocol_minor=1,
+                protocol_minor=m.PROTOCOL_MINOR,
                 server_time=EXAMPLE_SERVER_TIME,
                 entropy_seconds=2.0,
             ),
@@ -557,7 +558,7 @@ def example_session() -> tuple[SessionStep, ...]:
     add(
         SessionStep(
             "Every seat that can send entropy has (the bot sends none), so the stock is "
-            "shuffled from the seed and your value: not even the server could choose it.",
+            "shuffled from the seed and your value: the server alone could not choose it.",
             s.log[3][1],
         )
     )
@@ -728,7 +729,13 @@ def example_session() -> tuple[SessionStep, ...]:
             "**The connection drops** before you answer. Your seat is held for you "
             "(`hold_seconds`, 60 by default); the bot waits. Open a new connection and say "
             "`hello` with your token:",
-            m.Hello(protocol_version=1, protocol_minor=1, name="ada", token=EXAMPLE_TOKEN, id=1),
+            m.Hello(
+                protocol_version=1,
+                protocol_minor=m.PROTOCOL_MINOR,
+                name="ada",
+                token=EXAMPLE_TOKEN,
+                id=1,
+            ),
             client=True,
         )
     )
@@ -744,7 +751,7 @@ def example_session() -> tuple[SessionStep, ...]:
                 resumed=True,
                 tables=(EXAMPLE_TABLE,),
                 id=1,
-                protocol_minor=1,
+                protocol_minor=m.PROTOCOL_MINOR,
                 server_time=EXAMPLE_SERVER_TIME + 95.5,
                 entropy_seconds=2.0,
             ),

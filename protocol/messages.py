@@ -1,4 +1,5 @@
-"""Every message of protocol version 1.1, as strict, immutable pydantic models.
+"""Every message of protocol version 1.2 (and of 1.0 and 1.1), as strict, immutable
+pydantic models.
 
 A message is a msgpack map with a ``"type"`` key naming it. Messages a client sends form
 the :data:`ClientMessage` union, those the server sends the :data:`ServerMessage` union;
@@ -10,8 +11,10 @@ may be ``nil``. Cards are strings: rank ``2``-``10``, ``J``, ``Q``, ``K``, ``A``
 ``docs/protocol.md`` documents every message; its field reference is generated from
 these models.
 
-Version 1.1 is a minor version of 1: a client says ``protocol_minor: 1`` in ``hello``.
-Every field 1.1 added has a default, so these models also read 1.0 messages;
+The current version is 1.2 (:data:`PROTOCOL_MINOR`), a minor version of 1: a client says
+``protocol_version: 1`` and ``protocol_minor: 2`` in ``hello``. Version 1.1 (``protocol_minor:
+1``) added seat entropy and more. Every field 1.1 added has a default, so these models
+also read 1.0 messages;
 :data:`ADDED_IN_1_1` lists what a connection that speaks 1.0 never gets (see
 :func:`protocol.codec.wire_dict`). Version 1.2 (``protocol_minor: 2``) adds one message,
 :class:`Redirect` (:data:`ADDED_IN_1_2`); a server never sends it to a 1.0 or 1.1
@@ -148,8 +151,10 @@ ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-de
 ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "bad_message": "The frame is not a valid message: a text frame, not msgpack, not a map, "
     "an unknown `type`, a missing or unknown field, a value of the wrong type or out of "
-    "range (also an empty chat line, an odd number of hex digits in `entropy`). `request` and "
-    "`id` are the frame's `type` and `id` whenever they can be read, nil otherwise.",
+    "range (also an empty chat line; an odd number of hex digits in `entropy` only once the "
+    "table's own checks have passed: before that the table's error comes first, see `entropy`). "
+    "`request` and `id` are the frame's `type` and `id` whenever they can be read, nil "
+    "otherwise.",
     "too_large": "The message is over the size limit (4096 bytes for a client message) and "
     "was refused unread. The server may instead close the connection (WebSocket close "
     "code 1009) when the frame itself is over the limit.",
@@ -217,7 +222,7 @@ class _Message(BaseModel):
 
 
 class Rules(_Message):
-    """Every field of a rule set (see RULES.md); the same names as ``engine.RuleSet``."""
+    """Every field of a rule set (see docs/rules.md); the same names as ``engine.RuleSet``."""
 
     target_score: int
     """The game ends after a hand in which a seat reached this score (the higher score wins; a tie
@@ -346,7 +351,10 @@ class HandResult(_Message):
     seed: HexText
     """The revealed shuffle seed, hex (32 bytes and more)."""
     entropy: tuple[HexText, ...] = ()
-    """Seat entropy values mixed into the shuffle, hex, in order (usually none)."""
+    """The seats' entropy mixed into the shuffle, hex: always two entries, seat 0's then
+    seat 1's, ``""`` for a seat that sent none (a bot, a 1.0 connection, a silent seat).
+    An empty entry still goes into the shuffle key (as a zero length). Empty only in a
+    record's old one-step ``deal`` without entropy."""
 
 
 class View(_Message):
@@ -522,7 +530,10 @@ class ScoreLine(_Message):
 
 
 class HandStartedEvent(_Message):
-    """A hand was shuffled; ``commitment`` is SHA-256 of the hidden seed."""
+    """A hand begins: the server has fixed its secret seed and publishes ``commitment``,
+    SHA-256 of it. Nothing is drawn yet: the stock is shuffled by the later ``shuffled``
+    event, after the seats' ``entropy`` (1.0 connections get no ``shuffled``: for them the
+    draft simply follows)."""
 
     kind: Literal["hand_started"] = "hand_started"
     hand_number: Count
@@ -658,8 +669,9 @@ class Hello(_Message):
     protocol_version: int = Field(ge=0, le=1_000)
     """The protocol version you speak: 1."""
     protocol_minor: int = Field(default=0, ge=0, le=1_000)
-    """1.1: the minor version you speak: 1 for 1.1 (left out or 0: 1.0). The connection speaks
-    the lower of yours and the server's, named in ``welcome.protocol_minor``.
+    """1.1: the minor version you speak: 2 for 1.2, the current version (1: 1.1; left out
+    or 0: 1.0). The connection speaks the lower of yours and the server's, named in
+    ``welcome.protocol_minor``.
     """
     name: str = Field(min_length=1, max_length=24)
     """Your display name, 1..24 characters (spaces are collapsed; the server applies the text
@@ -852,7 +864,8 @@ class Entropy(_Message):
 
     Send it after the ``hand_started`` event of that hand and before the draft starts (the
     ``shuffled`` event); once per seat and hand. The server mixes it into the shuffle, so
-    that not even the server can choose the deck.
+    that the server alone cannot choose the deck (a host who also plays a seat still can in
+    1.2: see *The fair shuffle*).
     """
 
     type: Literal["entropy"] = "entropy"
@@ -861,7 +874,8 @@ class Entropy(_Message):
     hand_number: Count
     """The hand it is for (from ``hand_started``)."""
     value: HexText = Field(min_length=2, max_length=2 * ENTROPY_MAX_BYTES)
-    """1 to 32 random bytes in lowercase hex (send 32, from a secure random source)."""
+    """1 to 32 random bytes in lowercase hex (send 32, from a secure random source). Today's
+    server also takes up to 64 bytes (a known deviation: never send more than 32)."""
     id: RequestId | None = None
     """Your request id, echoed in the answer."""
 
@@ -923,7 +937,7 @@ class Welcome(_Message):
     id: RequestId | None = None
     """The ``id`` of your ``hello``."""
     protocol_minor: int = 0
-    """1.1: the minor version this connection speaks (1: 1.1)."""
+    """1.1: the minor version this connection speaks (2: 1.2, 1: 1.1, 0: 1.0)."""
     server_time: float | None = None
     """1.1: the server's clock when it sent this, Unix seconds: deadlines such as
     ``hold_deadline`` are on this clock.
