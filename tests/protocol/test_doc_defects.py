@@ -36,8 +36,8 @@ def json_blocks(label: str) -> list[dict[str, Any]]:
 
 def section(heading: str) -> str:
     start = DOC.index(heading)
-    level = heading.split(" ")[0]
-    following = re.search(rf"^{level} ", DOC[start + len(heading) :], re.MULTILINE)
+    level = len(heading.split(" ")[0])  # ends at the next heading of this level or above
+    following = re.search(rf"^#{{1,{level}}} ", DOC[start + len(heading) :], re.MULTILINE)
     return DOC[start : start + len(heading) + (following.start() if following else len(DOC))]
 
 
@@ -204,3 +204,31 @@ def test_a_blind_nil_exchange_appends_the_given_cards_to_the_pile_in_card_order(
         seed = hashlib.sha256(b"exchange %d" % n).digest()
         wrong += exchange_draws(seed, (bytes([n]) * 32, b""), rng)
     assert wrong > 0  # another placement of the given cards would have been caught
+
+
+def test_the_document_is_honest_about_the_host_who_plays() -> None:
+    """1.2 protects against a server alone, not against a host who plays; 1.3 is a plan."""
+    flat = " ".join(DOC.split())
+    assert "not even the server could choose" not in flat
+    assert "not even the server can choose" not in flat
+    fair = " ".join(section("## The fair shuffle").split())
+    assert "**A host who also plays a seat**" in fair
+    assert "**1.2 does not protect against this.**" in fair
+    heading = "### Planned: version 1.3, commit then reveal for seat entropy"
+    planned = " ".join(section(heading).split())
+    assert "**Status: planned, not served yet.**" in planned
+    for claim in (
+        "at most a choice between two decks",
+        "**visibly stalling**",
+        "**only after** it holds `entropy_commitments`",
+        "**The hand goes on without the withheld value**",
+        "drawn **after the reveal**",
+        "**Who knows what, when**",
+        "**What a 1.3 client must check**",
+    ):
+        assert claim in planned, claim
+    assert "### What a client checks after each hand" in DOC
+    assert "**one card per pair**" in section("### What a client checks after each hand")
+    # the planned messages are described, not yet in the protocol's models
+    tags = {model.model_fields["type"].default for model in schema.members(m.ClientMessage)}
+    assert "entropy_commit" not in tags and "`entropy_commit`" in planned
