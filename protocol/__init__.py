@@ -17,6 +17,8 @@ canonical homes, so ``from protocol.messages import Hello`` works too)::
   limits;
 - :mod:`protocol.convert`: engine values to messages and back;
 - :mod:`protocol.errors`: ``ProtocolError``, ``DecodeError``, ``ConversionError``;
+- :mod:`protocol.verify`: the checks a seat makes of a finished hand (the shuffle, every
+  card it saw, every card the other seat played);
 - :mod:`protocol.schema`: generates the reference parts of ``docs/protocol.md``
   (``python3 -m protocol.schema --write``); :mod:`protocol.examples`: one real example
   of every message.
