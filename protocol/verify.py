@@ -113,6 +113,7 @@ def check_hand(e: HandEvidence) -> list[str]:
     held = (got - set(e.given)) | set(e.received)
     position = {card: index for index, card in enumerate(cards)}
     used: set[int] = set()
+    gave_first = e.first_drafter == e.seat  # the first drafter exchanges first
     extras: list[str] = []
     for card in e.opponent_played:
         if card not in position:
@@ -123,7 +124,7 @@ def check_hand(e: HandEvidence) -> list[str]:
             problems.append(f"the other seat played {card}, a card you held")
         elif pair in theirs and pair not in used:
             used.add(pair)
-        elif pair in theirs or card in my_pile or card in e.given:
+        elif pair in theirs or card in my_pile or (card in e.given and gave_first):
             extras.append(card)  # only from the pile, by a blind-nil exchange
         else:
             problems.append(f"the other seat played {card}, a card you drafted")

@@ -157,3 +157,34 @@ def test_a_collector_without_hand_started_refuses_to_vouch() -> None:
     assert fresh.check(result) == [
         "no hand_started was seen for this hand: its commitment is unknown"
     ]
+
+
+def test_a_card_you_gave_reaches_the_other_seat_only_if_you_exchanged_first() -> None:
+    collectors, result = play_hands("classic", 7, 1)[0]
+    for collector in collectors:
+        evidence = HandEvidence(
+            seat=collector.seat,
+            first_drafter=result.first_drafter,
+            commitment=collector.commitment or "",
+            seed=result.seed,
+            entropy=result.entropy,
+            my_value=collector.value,
+            my_turns=tuple(collector.turns),
+            opponent_played=tuple(collector.opponent_played),
+        )
+        turn = evidence.my_turns[0]
+        kept = turn.card if turn.kept else turn.other_card
+        pile_card = turn.other_card if turn.kept else turn.card
+        assert kept is not None and pile_card is not None
+        forged = dataclasses.replace(
+            evidence,
+            given=(kept,),
+            received=(pile_card,),
+            opponent_played=(kept, *evidence.opponent_played[1:]),
+            opponent_exchanged=1,
+        )
+        problems = check_hand(forged)
+        if collector.seat == result.first_drafter:  # it exchanged first: may be drawn
+            assert problems == []
+        else:
+            assert problems == [f"the other seat played {kept}, a card you drafted"]
