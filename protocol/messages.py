@@ -31,6 +31,7 @@ __all__ = [
     "ADDED_IN_1_1",
     "ADDED_IN_1_2",
     "CLIENT_ADAPTER",
+    "ENTROPY_HEX_PATTERN",
     "ENTROPY_MAX_BYTES",
     "ERROR_CODES",
     "ERROR_CODE_MEANINGS",
@@ -118,6 +119,14 @@ Phase = Literal[
     "deal", "blind_nil", "draft", "exchange", "bidding", "play", "hand_over", "game_over"
 ]
 HexText = Annotated[str, Field(max_length=128, pattern=r"^[0-9a-f]*$")]
+ENTROPY_HEX_PATTERN: Final = r"^(?:[0-9a-f]{2})+$"
+"""Whole bytes in lowercase hex, at least one: the form of an ``entropy`` value."""
+# its own alias, not HexText with tighter bounds: pydantic applies an alias's constraints
+# after the field's, so HexText's max_length=128 would win over a field's max_length=64
+EntropyHex = Annotated[
+    str,
+    Field(min_length=2, max_length=2 * ENTROPY_MAX_BYTES, pattern=ENTROPY_HEX_PATTERN),
+]
 
 ErrorCode = Literal[
     "bad_message",
@@ -151,8 +160,8 @@ ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-de
 ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "bad_message": "The frame is not a valid message: a text frame, not msgpack, not a map, "
     "an unknown `type`, a missing or unknown field, a value of the wrong type or out of "
-    "range (also an empty chat line; an odd number of hex digits in `entropy` only once the "
-    "table's own checks have passed: before that the table's error comes first, see `entropy`). "
+    "range (also an empty chat line, and an `entropy` value that is not 1 to 32 whole bytes "
+    "in lowercase hex, whatever the table). "
     "`request` and `id` are the frame's `type` and `id` whenever they can be read, nil "
     "otherwise.",
     "too_large": "The message is over the size limit (4096 bytes for a client message) and "
@@ -873,9 +882,10 @@ class Entropy(_Message):
     """The table code."""
     hand_number: Count
     """The hand it is for (from ``hand_started``)."""
-    value: HexText = Field(min_length=2, max_length=2 * ENTROPY_MAX_BYTES)
-    """1 to 32 random bytes in lowercase hex (send 32, from a secure random source). Today's
-    server also takes up to 64 bytes (a known deviation: never send more than 32)."""
+    value: EntropyHex
+    """1 to 32 random bytes in lowercase hex, two digits a byte (send 32, from a secure
+    random source). Anything else (an odd number of digits, 33 bytes or more, uppercase,
+    empty) is refused as ``bad_message`` before the table is looked at."""
     id: RequestId | None = None
     """Your request id, echoed in the answer."""
 

@@ -182,6 +182,8 @@ def describe(schema: dict[str, Any]) -> str:
             return "table code"
         if pattern == HEX_PATTERN:
             return "hex string"
+        if pattern == m.ENTROPY_HEX_PATTERN:
+            return f"hex string (1 to {m.ENTROPY_MAX_BYTES} bytes)"
         length = _bounds(schema, "minLength", "maxLength")
         return "string" + (f" ({length.strip()} chars)" if length else "")
     if kind == "array":
