@@ -2,9 +2,10 @@
 
 "What a client checks after each hand": the seed against the commitment of
 ``hand_started``, the seat's own entropy, the deck recomputed from the seed and both
-entropy entries, every card the seat saw in its draft, and that every card the other seat
+entropy entries, every card the seat saw in its draft, that every card the other seat
 played lies in one of the other seat's draft pairs (one card per pair, except as many as
-it exchanged in a blind nil, which must be cards that went to the pile)::
+it exchanged in a blind nil, which must be cards that went to the pile), and the
+blind-nil exchange draws, its own and the other seat's::
 
     collector = HandCollector(seat=0, value=my_entropy_hex)
     collector.add(event)                 # every event of the hand, as this seat got it
@@ -13,23 +14,35 @@ it exchanged in a blind nil, which must be cards that went to the pile)::
     problems = check_hand(evidence)      # the same from a HandEvidence built by hand
 
 ``problems`` holds one sentence per failed check, naming the card or the turn; nothing
-here raises for bad evidence (a seed that is not hex is a problem too). The blind-nil
-exchange draws need the other seat's draft, which only the game record shows: check
-those from the record after the game.
+here raises for bad evidence (a seed that is not hex is a problem too).
+
+The exchange draws need the pile, which holds the other seat's draft discards; no seat
+sees those during the hand. At its end the other seat has played all 13 of its cards,
+and they tell its draft: every draft of the other seat that fits them (each pair's kept
+card played or given away, as many given as it exchanged) is replayed with the stream
+and the pile, and the draws must come out as dealt for at least one of them. When the
+other seat did not exchange, exactly one draft fits, and the check is exact; when it
+did, which card of a pair it kept and then gave away can stay hidden, and only the game
+record settles that. The draws are not checked when this seat did not see all its own
+draft turns or all the other seat's cards (a seat that joined mid-hand).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine import CARDS, shuffled_deck
 from engine.errors import ShuffleError
+from engine.shuffle import RandomStream
 from protocol import messages as m
 
 __all__ = ["DraftSeen", "HandCollector", "HandEvidence", "check_hand"]
 
 DRAFT_TURNS = 26
+HAND_SIZE = 13
+CARD_ORDER = {str(card): index for index, card in enumerate(CARDS)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +146,120 @@ def check_hand(e: HandEvidence) -> list[str]:
             f"the other seat played {len(extras)} card(s) outside its draft pairs "
             f"({' '.join(extras)}) but received only {e.opponent_exchanged} in an exchange"
         )
-    return problems
+    return problems + _exchange_draw_problems(e, cards, mine)
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return " ".join(sorted(cards, key=CARD_ORDER.__getitem__)) or "nothing"
+
+
+def _draw_positions(e: HandEvidence, counts: Sequence[int]) -> list[list[int]]:
+    """Where each exchange, in order, draws from the pile: the positions popped one after
+    another. The stream is the stock's, going on after the shuffle; the pile holds
+    DRAFT_TURNS cards at each exchange (an exchange puts back as many as it draws)."""
+    stream = RandomStream(bytes.fromhex(e.seed), tuple(bytes.fromhex(v) for v in e.entropy))
+    stream.shuffle(list(range(len(CARDS))))
+    return [[stream.below(DRAFT_TURNS - k) for k in range(count)] for count in counts]
+
+
+def _their_drafts(
+    pairs: Sequence[tuple[int, str, str]], played: set[str], outside: int, exchanged: int
+) -> Iterator[dict[int, tuple[str, str]]]:
+    """Every draft of the other seat that fits the cards it played: for each of its turns
+    ``(t, top, second)``, the card it kept and the card it laid on the pile. A kept card
+    it did not play was given away, a pile card it played was received, and both number
+    ``exchanged`` (``outside``: the played cards of no pair of its, received too)."""
+    options = [((top, second), (second, top)) for _, top, second in pairs]
+
+    def walk(
+        index: int, gave: int, took: int, chosen: list[tuple[str, str]]
+    ) -> Iterator[dict[int, tuple[str, str]]]:
+        if gave > exchanged or took + outside > exchanged:
+            return
+        if index == len(pairs):
+            if gave == exchanged and took + outside == exchanged:
+                yield {t: choice for (t, _, _), choice in zip(pairs, chosen, strict=True)}
+            return
+        for kept, laid in options[index]:
+            chosen.append((kept, laid))
+            yield from walk(index + 1, gave + (kept not in played), took + (laid in played), chosen)
+            chosen.pop()
+
+    yield from walk(0, 0, 0, [])
+
+
+def _replay_exchanges(
+    e: HandEvidence,
+    pile: list[str],
+    their_kept: set[str],
+    order: Sequence[int],
+    positions: Sequence[Sequence[int]],
+) -> str | None:
+    """Draw the exchanges of ``order`` from ``pile`` at ``positions``; None when the draws
+    agree with what this seat received and with the cards the other seat played, else
+    what disagrees."""
+    played = set(e.opponent_played)
+    for seat, where in zip(order, positions, strict=True):
+        drawn = [pile.pop(position) for position in where]
+        if seat == e.seat:
+            if sorted(drawn) != sorted(e.received):
+                return (
+                    f"you received {_cards(e.received)} in your exchange; the stream and "
+                    f"the pile give {_cards(drawn)}"
+                )
+            gave = set(e.given)
+        else:
+            if not set(drawn) <= played:
+                return f"the other seat's exchange drew {_cards(drawn)}, not all of which it played"
+            gave = their_kept - (played - set(drawn))
+            if len(gave) != e.opponent_exchanged:
+                return (
+                    f"the other seat's exchange drew {_cards(drawn)}, which leaves "
+                    f"{len(gave)} of its kept cards given instead of {e.opponent_exchanged}"
+                )
+        pile.extend(sorted(gave, key=CARD_ORDER.__getitem__))  # given cards go last
+    return None
+
+
+def _exchange_draw_problems(e: HandEvidence, cards: Sequence[str], mine: list[int]) -> list[str]:
+    """Check 5: the blind-nil exchange draws, against every draft of the other seat that
+    fits the cards it played (see the module docstring)."""
+    counts = {e.seat: len(e.given), 1 - e.seat: e.opponent_exchanged}
+    if not any(counts.values()):
+        return []
+    if len(e.received) != len(e.given):
+        return [f"you gave {len(e.given)} card(s) in your exchange but received {len(e.received)}"]
+    played = set(e.opponent_played)
+    if len(e.my_turns) != len(mine) or len(played) != HAND_SIZE:
+        return []  # not all seen (a seat that joined mid-hand): the pile is not known
+    order = [s for s in (e.first_drafter, 1 - e.first_drafter) if counts[s] > 0]
+    positions = _draw_positions(e, [counts[s] for s in order])
+    laid = {
+        t: cards[2 * t + 1] if turn.kept else cards[2 * t]
+        for t, turn in zip(mine, e.my_turns, strict=True)
+    }
+    pairs = [(t, cards[2 * t], cards[2 * t + 1]) for t in range(DRAFT_TURNS) if t not in laid]
+    theirs = {card for _, top, second in pairs for card in (top, second)}
+    outside = len(played - theirs)
+    reasons: list[str] = []
+    for draft in _their_drafts(pairs, played, outside, e.opponent_exchanged):
+        pile = [laid[t] if t in laid else draft[t][1] for t in range(DRAFT_TURNS)]
+        kept = {choice[0] for choice in draft.values()}
+        reason = _replay_exchanges(e, pile, kept, order, positions)
+        if reason is None:
+            return []
+        reasons.append(reason)
+    if not reasons:
+        return [
+            f"the cards the other seat played fit no draft of its own with an exchange of "
+            f"{e.opponent_exchanged} card(s)"
+        ]
+    if len(reasons) == 1:
+        return [f"the exchange draws do not match: {reasons[0]}"]
+    return [
+        f"the exchange draws match none of the {len(reasons)} drafts the other seat could "
+        f"have made (the first: {reasons[0]})"
+    ]
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """protocol.verify: the checks of "What a client checks after each hand" pass for every
-honest hand (blind-nil exchanges of both seats included) and catch each way of cheating."""
+honest hand (blind-nil exchanges of both seats included) and catch each way of cheating,
+the blind-nil exchange draws included (check 5, at hand end)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from protocol.convert import event_messages, hand_result_message
 from protocol.verify import HandCollector, HandEvidence, check_hand
 
 Hand = tuple[list[HandCollector], m.HandResult]
+DRAWS = "the exchange draws"  # how check 5's problems begin
 
 
 def play_hands(preset: str, seed: int, hands: int) -> list[Hand]:
@@ -133,10 +135,10 @@ def test_the_other_seat_playing_both_cards_of_a_pair_or_a_pile_card_is_caught() 
     partner = deck[position[first] ^ 1]  # the other card of the same draft pair
     both = (first, partner, *evidence.opponent_played[2:])
     one_problem(dataclasses.replace(evidence, opponent_played=both), "outside its draft pairs")
-    # with one card received in an exchange, one card outside its pairs is fine
-    assert (
-        check_hand(dataclasses.replace(evidence, opponent_played=both, opponent_exchanged=1)) == []
-    )
+    # with one card received in an exchange, one card outside its pairs is fine for check
+    # 4; the exchange draws (check 5) then say whether the pile really gave it that card
+    loose = check_hand(dataclasses.replace(evidence, opponent_played=both, opponent_exchanged=1))
+    assert [p for p in loose if not p.startswith(DRAWS)] == []
     turn = evidence.my_turns[0]
     my_pile_card = turn.other_card if turn.kept else turn.card
     assert my_pile_card is not None
@@ -185,6 +187,130 @@ def test_a_card_you_gave_reaches_the_other_seat_only_if_you_exchanged_first() ->
         )
         problems = check_hand(forged)
         if collector.seat == result.first_drafter:  # it exchanged first: may be drawn
-            assert problems == []
+            assert [p for p in problems if not p.startswith(DRAWS)] == []
         else:
-            assert problems == [f"the other seat played {kept}, a card you drafted"]
+            assert [p for p in problems if not p.startswith(DRAWS)] == [
+                f"the other seat played {kept}, a card you drafted"
+            ]
+
+
+def evidence_of(collector: HandCollector, result: m.HandResult) -> HandEvidence:
+    assert collector.commitment is not None
+    return HandEvidence(
+        seat=collector.seat,
+        first_drafter=result.first_drafter,
+        commitment=collector.commitment,
+        seed=result.seed,
+        entropy=result.entropy,
+        my_value=collector.value,
+        my_turns=tuple(collector.turns),
+        given=collector.given,
+        received=collector.received,
+        opponent_played=tuple(collector.opponent_played),
+        opponent_exchanged=collector.opponent_exchanged,
+    )
+
+
+def exchange_hands() -> list[tuple[HandEvidence, HandEvidence]]:
+    """Both seats' evidence of every five-hundred hand of 6 fixed games in which at least
+    one seat gave cards in a blind-nil exchange."""
+    out = []
+    for game in range(6):
+        for collectors, result in play_hands("five-hundred", game, 8):
+            if collectors[0].given or collectors[1].given:
+                out.append((evidence_of(collectors[0], result), evidence_of(collectors[1], result)))
+    return out
+
+
+def laid_cards(e: HandEvidence) -> list[str]:
+    """The cards this seat laid on the pile in its draft, from the recomputed deck."""
+    values = tuple(bytes.fromhex(v) for v in e.entropy)
+    deck = [str(CARDS[i]) for i in shuffled_deck(bytes.fromhex(e.seed), values)]
+    mine = [t for t in range(26) if (t % 2 == 0) == (e.first_drafter == e.seat)]
+    return [
+        deck[2 * t + 1] if turn.kept else deck[2 * t]
+        for t, turn in zip(mine, e.my_turns, strict=True)
+    ]
+
+
+def test_blind_nil_exchange_draws_of_every_honest_hand_pass_for_both_seats() -> None:
+    hands = exchange_hands()
+    kinds = {(bool(first.given), bool(second.given)) for first, second in hands}
+    assert kinds == {(True, False), (False, True), (True, True)}
+    for pair in hands:
+        for evidence in pair:
+            assert check_hand(evidence) == []
+
+
+def test_blind_nil_exchange_your_draw_from_another_pile_card_is_caught() -> None:
+    """The other seat did not exchange: its 13 cards tell its whole draft, so the pile is
+    known and the check exact."""
+    caught = 0
+    for first, second in exchange_hands():
+        for me, other in ((first, second), (second, first)):
+            if not me.given or other.given:
+                continue
+            drawn = list(me.received)  # in card order, as the exchange event lists them
+            other_pile_card = next(c for c in laid_cards(me) if c not in me.received)
+            forged = dataclasses.replace(me, received=(other_pile_card, *drawn[1:]))
+            problems = check_hand(forged)
+            assert len(problems) == 1, problems
+            assert problems[0].startswith("the exchange draws do not match: you received ")
+            assert f"the stream and the pile give {' '.join(drawn)}" in problems[0]
+            caught += 1
+    assert caught >= 5
+
+
+def test_blind_nil_exchange_the_other_seat_drawing_another_pile_card_is_caught() -> None:
+    """The other seat exchanged: a server that hands it a pile card the stream did not
+    draw is caught at hand end (the card it played instead fits no draft's draws)."""
+    caught = 0
+    for first, second in exchange_hands():
+        for me, other in ((first, second), (second, first)):
+            if not other.given or me.given:
+                continue
+            received = other.received[0]
+            instead = next(c for c in laid_cards(me) if c not in other.received)
+            played = tuple(instead if c == received else c for c in me.opponent_played)
+            assert played != me.opponent_played
+            problems = check_hand(dataclasses.replace(me, opponent_played=played))
+            assert len(problems) == 1 and problems[0].startswith(DRAWS), problems
+            caught += 1
+    assert caught >= 5
+
+
+def test_blind_nil_exchange_given_cards_drawn_before_they_are_given_are_caught() -> None:
+    """A server that puts the second seat's given cards into the pile before it draws
+    (so it could draw them back) deals draws the check does not accept."""
+    caught = 0
+    for first, second in exchange_hands():
+        for me in (first, second):
+            if not me.given or me.seat == me.first_drafter:
+                continue
+            # the second exchanger receiving one of its own given cards back
+            forged = dataclasses.replace(me, received=(me.given[0], *me.received[1:]))
+            problems = check_hand(forged)
+            assert any(p.startswith(DRAWS) for p in problems), problems
+            caught += 1
+    assert caught >= 2
+
+
+def test_blind_nil_exchange_draws_are_checked_from_the_collected_events() -> None:
+    for game in range(6):
+        for collectors, result in play_hands("five-hundred", game, 8):
+            me = next((c for c in collectors if c.given), None)
+            if me is None:
+                continue
+            other = collectors[1 - me.seat]
+            honest = me.received
+            me.received = (other.given or tuple(laid_cards(evidence_of(me, result))))[:1] + (
+                honest[1:]
+            )
+            if me.received == honest:
+                continue
+            problems = me.check(result)
+            assert any(p.startswith(DRAWS) for p in problems), problems
+            me.received = honest
+            assert me.check(result) == []
+            return
+    raise AssertionError("no hand with an exchange to forge")
