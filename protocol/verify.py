@@ -30,7 +30,7 @@ draft turns or all the other seat's cards (a seat that joined mid-hand).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine import CARDS, shuffled_deck
@@ -149,7 +149,7 @@ def check_hand(e: HandEvidence) -> list[str]:
     return problems + _exchange_draw_problems(e, cards, mine)
 
 
-def _cards(cards: Sequence[str]) -> str:
+def _cards(cards: Iterable[str]) -> str:
     return " ".join(sorted(cards, key=CARD_ORDER.__getitem__)) or "nothing"
 
 
@@ -211,12 +211,14 @@ def _replay_exchanges(
         else:
             if not set(drawn) <= played:
                 return f"the other seat's exchange drew {_cards(drawn)}, not all of which it played"
-            gave = their_kept - (played - set(drawn))
-            if len(gave) != e.opponent_exchanged:
+            kept_and_played = played - set(drawn)
+            if not kept_and_played <= their_kept:
                 return (
-                    f"the other seat's exchange drew {_cards(drawn)}, which leaves "
-                    f"{len(gave)} of its kept cards given instead of {e.opponent_exchanged}"
+                    f"the other seat played {_cards(kept_and_played - their_kept)}, neither "
+                    f"kept in its draft nor drawn in its exchange (it drew {_cards(drawn)})"
                 )
+            # 13 played, as many drawn as given: the kept cards it did not play are given
+            gave = their_kept - kept_and_played
         pile.extend(sorted(gave, key=CARD_ORDER.__getitem__))  # given cards go last
     return None
 
