@@ -1,4 +1,7 @@
-"""protocol: the typed messages of protocol version 1 and their msgpack codec.
+"""protocol: the typed messages of protocol version 1.2 and their msgpack and JSON codecs.
+
+Version 1.2 (``PROTOCOL_MINOR``) is a minor version of 1; the same models serve 1.0 and 1.1
+connections (see :mod:`protocol.messages` and ``docs/protocol.md``, section Versions).
 
 Everything a client or server needs is importable from here (the submodules stay the
 canonical homes, so ``from protocol.messages import Hello`` works too)::
@@ -9,11 +12,15 @@ canonical homes, so ``from protocol.messages import Hello`` works too)::
     message = decode_server(frame)                         # a ServerMessage or DecodeError
 
 - :mod:`protocol.messages`: every message as a strict, immutable pydantic model, the
-  ``ClientMessage`` / ``ServerMessage`` unions and their adapters, the error codes;
+  ``ClientMessage`` / ``ServerMessage`` unions and their adapters, the error codes
+  (gathered from its parts in ``protocol._messages``; ``protocol.examples`` likewise from
+  ``protocol._examples``);
 - :mod:`protocol.codec`: ``encode``, ``decode_client``, ``decode_server`` and the size
   limits;
 - :mod:`protocol.convert`: engine values to messages and back;
 - :mod:`protocol.errors`: ``ProtocolError``, ``DecodeError``, ``ConversionError``;
+- :mod:`protocol.verify`: the checks a seat makes of a finished hand (the shuffle, every
+  card it saw, every card the other seat played, the blind-nil exchange draws);
 - :mod:`protocol.schema`: generates the reference parts of ``docs/protocol.md``
   (``python3 -m protocol.schema --write``); :mod:`protocol.examples`: one real example
   of every message.

@@ -21,7 +21,6 @@ document differs from what these functions produce now. Usage::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import sys
@@ -32,7 +31,6 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from engine import CARDS, shuffled_deck
 from protocol import codec
 from protocol import messages as m
 from protocol.examples import (
@@ -44,11 +42,14 @@ from protocol.examples import (
     server_examples,
 )
 from protocol.record_format import GameRecordModel, RecordHand, record_json_schema
+from protocol.shuffle_vectors import SHUFFLE_ENTROPY, SHUFFLE_SEED, shuffle_example
 
 __all__ = [
     "DOC_PATH",
     "RECORD_SCHEMA_PATH",
     "REGIONS",
+    "SHUFFLE_ENTROPY",
+    "SHUFFLE_SEED",
     "client_json_schema",
     "error_code_table",
     "field_reference",
@@ -181,6 +182,8 @@ def describe(schema: dict[str, Any]) -> str:
             return "table code"
         if pattern == HEX_PATTERN:
             return "hex string"
+        if pattern == m.ENTROPY_HEX_PATTERN:
+            return f"hex string (1 to {m.ENTROPY_MAX_BYTES} bytes)"
         length = _bounds(schema, "minLength", "maxLength")
         return "string" + (f" ({length.strip()} chars)" if length else "")
     if kind == "array":
@@ -343,26 +346,6 @@ def error_code_table() -> str:
     for code in m.ERROR_CODES:
         rows.append(f"| `{code}` | {_cell(m.ERROR_CODE_MEANINGS[code])} |")
     return "\n".join(rows)
-
-
-SHUFFLE_SEED: Final = bytes(range(32))
-SHUFFLE_ENTROPY: Final = (b"\x01\x02\x03", b"seat one")
-
-
-def shuffle_example() -> str:
-    """Test vectors for re-implementations of the shuffle."""
-    lines = []
-    for entropy in ((), SHUFFLE_ENTROPY):
-        deck = shuffled_deck(SHUFFLE_SEED, entropy)
-        cards = " ".join(str(CARDS[i]) for i in deck)
-        entropy_text = json.dumps([value.hex() for value in entropy])
-        lines += [
-            f"- seed `{SHUFFLE_SEED.hex()}`, entropy `{entropy_text}`",
-            f"  - commitment `{hashlib.sha256(SHUFFLE_SEED).hexdigest()}`",
-            f"  - indices `{' '.join(str(i) for i in deck)}`",
-            f"  - stock, top card first: `{cards}`",
-        ]
-    return "\n".join(lines)
 
 
 def transcript(steps: Sequence[SessionStep] | None = None) -> str:

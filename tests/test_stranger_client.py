@@ -1,9 +1,10 @@
 """A stranger's client: the code of docs/protocol.md, run as it stands, against the server
 run as a separate process with its default limits. It imports nothing of server/,
 client/ or protocol/: the document's own Python (the shuffle's ``deck()`` and the bot of
-"Writing a bot over the protocol", plain msgpack and websockets) plays both seats of a
-whole five-hundred game, mixing entropy from both seats into every shuffle, and checks
-every hand of the record. The test then checks the record once more on its own."""
+"Writing a bot over the protocol" with its own chooser, plain msgpack and websockets)
+plays both seats of a whole five-hundred game, mixing entropy from both seats into every
+shuffle, and checks every hand of the record. The test then checks the record once more
+on its own."""
 
 from __future__ import annotations
 
@@ -16,44 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-
-
-def power(card: str, led: str) -> int:
-    """How strongly ``card`` plays to a trick whose first card is ``led``."""
-    rank = RANKS.index(card[:-1])
-    if card[-1] == "S":
-        return 100 + rank
-    return 50 + rank if card[-1] == led[-1] else rank
-
-
-def sensible(turn: dict, view: dict) -> dict:
-    """A plain card player: no blind nil, keep high cards, bid what it holds, win cheaply."""
-    legal = turn["legal"]
-    if turn["phase"] == "blind_nil":
-        return {"kind": "blind_nil", "declare": False}
-    if turn["phase"] == "draft":
-        card = turn["offered"]
-        high = (card[-1] == "S" and RANKS.index(card[:-1]) >= 7) or card[:-1] in ("A", "K")
-        return {"kind": "keep"} if high else {"kind": "discard"}
-    if turn["phase"] == "bidding":
-        hand = view["hand"]
-        sure = sum(
-            1 for c in hand if c[:-1] in ("A", "K") or (c[-1] == "S" and c[:-1] in ("Q", "J"))
-        )
-        spades = sum(1 for c in hand if c[-1] == "S")
-        return {"kind": "bid", "tricks": max(1, min(13, sure + max(0, spades - 3)))}
-    cards = [action["card"] for action in legal]
-    trick = view["current_trick"]
-    if trick:  # follow: the cheapest card that wins, else the cheapest card
-        led = trick[0]
-        winners = [c for c in cards if power(c, led) > power(led, led)]
-        pool = winners or cards
-        return {"kind": "play", "card": min(pool, key=lambda c: power(c, led))}
-    best = max(cards, key=lambda c: power(c, c))  # lead: the strongest card
-    return {"kind": "play", "card": best}
-
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "protocol.md"
@@ -99,14 +62,12 @@ def test_a_strangers_bot_plays_five_hundred_with_entropy_and_checks_every_hand(
                 bot(
                     url,
                     {"type": "create_table", "preset": "five-hundred"},
-                    choose=sensible,
                     on_table=table.set_result,
                 )
             )
             joined = bot(
                 url,
                 {"type": "join_table", "code": await table},
-                choose=sensible,
                 on_table=lambda code: None,
             )
             return list(await asyncio.gather(creator, joined))

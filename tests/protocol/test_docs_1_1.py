@@ -57,5 +57,5 @@ def test_every_python_block_of_the_document_compiles() -> None:
     for block in blocks:
         compile(block, "docs/protocol.md", "exec")
     minimal = next(b for b in blocks if "async def play(" in b)
-    # the minimal client speaks 1.1 and mixes in its entropy
-    assert '"protocol_minor": 1' in minimal and '"type": "entropy"' in minimal
+    # the minimal client speaks the current version and mixes in its entropy
+    assert f'"protocol_minor": {m.PROTOCOL_MINOR}' in minimal and '"type": "entropy"' in minimal

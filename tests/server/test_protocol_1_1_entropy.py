@@ -174,7 +174,9 @@ def test_entropy_refused_when_not_wanted_changes_nothing() -> None:
         assert before.view.phase == "deal" and before.view.hand_number == 1
         value = "ab" * 32
         await first.error(m.Entropy(code=code, hand_number=2, value=value), "illegal_action")
-        await first.error(m.Entropy(code=code, hand_number=1, value="abc"), "bad_message")
+        # unvalidated: the model itself refuses an odd length since issue 26's bounds
+        odd = m.Entropy.model_construct(code=code, hand_number=1, value="abc")
+        await first.error(odd, "bad_message")
         await first.error(m.Entropy(code="ZZZZZZZZ", hand_number=1, value=value), "unknown_table")
         spectator = await Client.hello(server.url, "watcher")
         await spectator.request(m.WatchTable(code=code), m.Snapshot)
