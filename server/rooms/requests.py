@@ -117,8 +117,7 @@ def entropy(room: Room, listener: Listener, player_id: str, message: m.Entropy) 
     play = room.play
     if play.entropy[index] is not None:
         raise RequestError("illegal_action", "your entropy for this hand is already in")
-    if len(message.value) % 2:
-        raise RequestError("bad_message", "value: whole bytes in hex, an even length")
+    # the decoder already refused anything but 1 to 32 whole bytes in hex (bad_message)
     play.entropy[index] = bytes.fromhex(message.value)
     listener.send(m.EntropyAccepted(table=room.code, hand_number=state.hand_number, id=message.id))
     if play.entropy_complete():
