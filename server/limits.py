@@ -11,7 +11,7 @@ One client must not take every connection, every table slot or every bot: each a
 may hold at most a share of them (``ServerConfig.max_connections_per_address`` and
 friends; by default a quarter of the connections, a fifth of the tables and a fiftieth
 of the tables with a bot, at least 4). Behind a reverse proxy every client has the
-proxy's address, so raise these there (README: "TLS and reverse proxies").
+proxy's address, so raise these there (docs/hosting.md: "TLS and reverse proxies").
 """
 
 from __future__ import annotations
