@@ -8,6 +8,7 @@ import contextlib
 import logging
 import socket
 
+import msgpack
 import pytest
 
 from protocol import messages as m
@@ -135,6 +136,17 @@ def test_half_open_and_broken_handshakes_are_dropped_with_at_most_one_line_each(
     run(test, handshake_timeout=0.5)
 
 
+def _strings(value: object) -> list[str]:
+    """Every string inside a decoded msgpack value, keys included."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for key, item in value.items() for t in _strings(key) + _strings(item)]
+    if isinstance(value, list | tuple):
+        return [t for item in value for t in _strings(item)]
+    return []
+
+
 def test_chat_that_would_forge_a_line_is_refused_and_reaches_nobody() -> None:
     async def test(server: RunningServer) -> None:
         alice = await Client.hello(server.url, "alice")
@@ -150,7 +162,9 @@ def test_chat_that_would_forge_a_line_is_refused_and_reaches_nobody() -> None:
         assert said is None
         heard = await bob.expect(m.ChatMessage)
         assert heard.text == "well played"  # the first chat bob hears: nothing forged
-        assert not any(b"\x1b" in frame or b"SERVER" in frame for frame in bob.raw)
+        # every string in every frame bob got (the raw bytes may hold 0x1b inside a number)
+        heard_texts = [text for frame in bob.raw for text in _strings(msgpack.unpackb(frame))]
+        assert heard_texts and not any("\x1b" in t or "SERVER" in t for t in heard_texts)
 
     run(test)
 
