@@ -20,6 +20,7 @@ from engine import (
     RuleSet,
     score_seat,
 )
+from engine.scoring import winner_of
 from tests.engine.helpers import (
     CLASSIC,
     FIVE_HUNDRED,
@@ -259,17 +260,13 @@ def test_example_290_and_250_then_12_and_60_seat_1_wins() -> None:
     play_hand(probe)
     assert probe.scores == [302, 310]
     assert probe.phase is Phase.GAME_OVER and probe.winner == 1
-    assert probe._decide_winner() == 1
-    bare = GameState(CLASSIC)
-    bare.scores = [302, 310]
-    assert bare._decide_winner() == 1
+    assert winner_of(probe.rules, probe.scores) == 1
+    assert winner_of(CLASSIC, [302, 310]) == 1
 
 
 def test_example_295_and_295_both_plus_10_tie_plays_another_hand() -> None:
     assert score_seat(CLASSIC, 1, False, 1, 0)[0] == 10
-    bare = GameState(CLASSIC)
-    bare.scores = [305, 305]
-    assert bare._decide_winner() is None
+    assert winner_of(CLASSIC, [305, 305]) is None
     probe = to_play(CLASSIC, seed_of(601))
     twin = copy.deepcopy(probe)
     play_hand(twin)
