@@ -119,10 +119,10 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
             self.pings = TokenBucket(config.pings_per_second, config.ping_burst)
             super().connection_made(transport)
             if budget and len(live) >= budget:
-                self._shed("near the open-file limit")
+                self._shed("shed near the open-file limit")
                 return
             if not half_open.admit(self, _host(self)):
-                self._shed("too many handshakes from one address")
+                self._shed("shed: too many handshakes from one address")
                 return
             live.add(self)
 
