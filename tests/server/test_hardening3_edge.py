@@ -99,7 +99,7 @@ def test_request_headers_past_the_byte_bound_get_431_and_are_not_kept() -> None:
         headers = b"".join(b"X-Pad-%d: %s\r\n" % (i, b"a" * 6000) for i in range(4))
         answer = await _ask(server.port, b"GET / HTTP/1.1\r\nHost: x\r\n" + headers + b"\r\n")
         assert _status(answer) == 431
-        assert 4 * 6000 > MAX_HEADER_BYTES
+        assert MAX_HEADER_BYTES < 4 * 6000
         # an honest request of ordinary size is served
         assert _status(await _ask(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")) == 200
 
@@ -220,7 +220,9 @@ def test_moderation_files_are_never_written_or_read_through_a_link(folder: str) 
     moderation.report({"from": "p1", "text": "rude"})
     with open(victim) as file:
         assert file.read() == "precious\n"
-    assert not os.path.islink(path) and "mallory" in open(path).read()
+    assert not os.path.islink(path)
+    with open(path) as file:
+        assert "mallory" in file.read()
     # a server starting over a planted link refuses to read it
     with pytest.raises(ServerError, match="reports file"):
         Moderation(path)
@@ -292,7 +294,7 @@ def test_the_server_header_names_no_library_or_version() -> None:
             assert b"\r\nServer: spades\r\n" in headers + b"\r\n"
             assert b"websockets" not in answer and b"Python" not in answer
         ws = await connect(server.url)
-        assert ws.response.headers["Server"] == "spades"
+        assert ws.response is not None and ws.response.headers["Server"] == "spades"
         await ws.close()
 
     run(test)
