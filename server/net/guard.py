@@ -158,8 +158,9 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
                 response: Response | None = getattr(self, "response", None)
                 if self.refused:
                     pass
-                elif not done:
-                    refusals.note("no whole request in time")
+                elif not done:  # its time ran out, or the server is closing
+                    if self.server.is_serving():
+                        refusals.note("no whole request in time")
                 elif response is None:
                     refusals.note("no whole request")
                 elif response.status_code >= 400:
@@ -219,6 +220,7 @@ class OneLineLogger(logging.LoggerAdapter[logging.Logger]):
         # and logs pages served at DEBUG
         if msg == "connection rejected (%d %s)":
             level = logging.DEBUG
+        kwargs.setdefault("stacklevel", 2)  # the library's line, not this one, as the caller
         super().log(level, msg, *args, **kwargs)
 
     def process(
