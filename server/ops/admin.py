@@ -337,10 +337,13 @@ def run_command(port: AdminPort, request: Any) -> dict[str, Any]:
 def folder_problem(folder: str, uid: int | None = None) -> str | None:
     """Why ``folder`` is no place for the admin socket or the moderation files (a
     sentence), or ``None`` when only ``uid`` (default: this process's user) and root can
-    write there. Raises nothing (a folder that cannot be examined is the sentence)."""
+    write there, or when there is no such folder. Raises nothing (a folder that cannot be
+    examined is the sentence)."""
     owner = os.geteuid() if uid is None else uid
     try:
         info = os.stat(folder or ".")
+    except FileNotFoundError:  # nothing is kept there (the socket then fails on its own)
+        return None
     except OSError as error:
         return f"cannot examine {folder}: {error.strerror}"
     if info.st_uid not in (owner, 0):
