@@ -158,7 +158,7 @@ class ServerConfig:
     metrics_host: str = "127.0.0.1"
     admin_socket: str | None = None
     trusted_proxies: tuple[str, ...] = ()
-    max_half_open_per_address: int = 16
+    max_half_open_per_address: int = 64
     allowed_origins: tuple[str, ...] = ()
     # retention (server/store/retention.py): days each kind is kept, 0 for ever
     keep_finished_days: float = 365.0

@@ -4,7 +4,7 @@ websocket opens.
     adopt(protocol)                                   # in the connection's __init__
     response = await answer(connection, request, inner, allowed_origins)
     tally = RefusalTally(log)                         # one per server; tally.note("HTTP 400")
-    half_open = HalfOpen(limit=16, exempt=("10.0.0.2",))
+    half_open = HalfOpen(limit=64, exempt=("10.0.0.2",))
 
 The websockets library reads any request line and up to 128 header lines of 8 KiB each
 (about 1 MiB held per half-open socket; its limits are process-wide environment
