@@ -13,7 +13,8 @@ to a file) on 127.0.0.1. Phases, each ``--seconds`` long:
 - ``half_open``: ``--addresses`` attacker addresses (127.0.0.2, .3, ...) each keep up to
   ``--sockets`` connections that send a request line and then one 6 KB header line a
   second, never finishing; the honest player goes on beside them. Recorded: how many
-  the attackers opened, how many the server held at the end, the server's RSS growth.
+  the attackers opened, how many looked open to them at the end (some wait unaccepted in
+  the listen backlog), the server's peak growth in open files and in RSS.
 - ``head_flood`` and ``garbage_flood``: 8 connections from 127.0.0.9 send ``HEAD /``
   (or a malformed request line) as fast as answers come back; recorded: requests sent,
   answers with a status line, log bytes the server wrote (per second and per request;
@@ -136,6 +137,11 @@ async def _flood(port: int, request: bytes, deadline: float) -> dict[str, int]:
     return {"sent": sent, "answered": answered}
 
 
+def _fds(pid: int) -> int:
+    """Open files of the process ``pid`` (its sockets among them)."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
@@ -175,16 +181,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 for i in range(args.addresses)
             ]
             gathered = asyncio.gather(*attackers)
-            peak = base_rss
+            peak, base_fds, fds = base_rss, _fds(server.pid), 0
             while time.monotonic() < deadline:
                 peak = max(peak, rss_kib(server.pid))
+                fds = max(fds, _fds(server.pid))
                 await asyncio.sleep(0.25)
             results = await gathered
             phases["half_open"] = {
                 **honest.take(),
                 "addresses": args.addresses,
                 "opened": sum(r["opened"] for r in results),
-                "held_at_end": sum(r["held_at_end"] for r in results),
+                "held_at_end": sum(r["held_at_end"] for r in results),  # as the attacker sees
+                "server_open_files_growth_peak": fds - base_fds,
                 "connect_refused": sum(r["connect_refused"] for r in results),
                 "server_rss_growth_mib": round((peak - base_rss) / 1024, 1),
             }
