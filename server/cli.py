@@ -174,6 +174,21 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDR",
         help="a reverse proxy's address (repeatable): its X-Forwarded-For names the player",
     )
+    add(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an origin (https://cards.example.org) whose pages may open a game here "
+        "(repeatable; default: only pages served by this host, and non-browser clients)",
+    )
+    add(
+        "--max-half-open-per-address",
+        type=int,
+        default=d.max_half_open_per_address,
+        help="connections of one address still in their HTTP handshake "
+        f"(default {d.max_half_open_per_address}; 0: no bound)",
+    )
     add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
@@ -264,6 +279,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         metrics_host=args.metrics_host,
         admin_socket=args.admin_socket,
         trusted_proxies=tuple(args.trusted_proxy),
+        allowed_origins=tuple(args.allowed_origin),
+        max_half_open_per_address=args.max_half_open_per_address,
         keep_finished_days=args.keep_finished_days,
         reclaim_days=args.reclaim_days,
         keep_analyses_days=args.keep_analyses_days,

@@ -92,6 +92,12 @@ class ServerConfig:
     - ``metrics_port``/``metrics_host``: where ``GET /metrics`` (Prometheus text) is
       served, on a listener of its own (``None``: no metrics page; ``0``: any free port;
       the host is loopback unless told otherwise).
+    - ``max_half_open_per_address``: TCP connections of one address (an IPv4 address, an
+      IPv6 /64) still in their HTTP handshake at once; more are closed at once (0: no
+      bound; trusted proxies have none).
+    - ``allowed_origins``: origins (``https://cards.example.org``) whose pages may open a
+      websocket here besides the page's own host; a request without ``Origin`` (not a
+      browser) is not checked.
     - ``admin_socket``: the unix socket ``spades admin`` talks to (``None``: beside a file
       store, ``DB.admin``, and none for an in-memory store; ``""``: none).
     - ``keep_finished_days``/``reclaim_days``/``keep_analyses_days``: how long finished
@@ -152,6 +158,8 @@ class ServerConfig:
     metrics_host: str = "127.0.0.1"
     admin_socket: str | None = None
     trusted_proxies: tuple[str, ...] = ()
+    max_half_open_per_address: int = 64
+    allowed_origins: tuple[str, ...] = ()
     # retention (server/store/retention.py): days each kind is kept, 0 for ever
     keep_finished_days: float = 365.0
     reclaim_days: float = 7.0

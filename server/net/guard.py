@@ -11,7 +11,11 @@ half-open handshakes, and the websockets library's own log lines.
 - The library's keep-alive waits for the write buffer to drain before it pings, so a peer
   that stopped reading is never timed out: :func:`watch_stalled` drops a connection whose
   output has not drained for ``ping_interval + ping_timeout`` seconds.
-- A handshake that fails is worth one log line, not a traceback: :class:`OneLineLogger`.
+- A handshake that fails is worth one log line, not a traceback: :class:`OneLineLogger`;
+  refused handshakes are counted and logged at most once a second, pages served are
+  logged at DEBUG, and the front door (:mod:`server.net.frontdoor`) reads and answers
+  every request within bounds: at most ``max_half_open_per_address`` handshakes in
+  progress per address, ``Origin`` checked against ``allowed_origins``.
 """
 
 from __future__ import annotations
@@ -25,10 +29,13 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode
+from websockets.http11 import SERVER, Request, Response
 from websockets.protocol import Event
+from websockets.server import ServerProtocol
 
 from server.config import ServerConfig
 from server.limits import TokenBucket
+from server.net.frontdoor import SERVER_HEADER, HalfOpen, RefusalTally, adopt, answer
 
 __all__ = [
     "FD_RESERVE",
@@ -73,6 +80,13 @@ def drop(ws: ServerConnection, reason: str) -> None:
     transport.abort()
 
 
+def _host(ws: ServerConnection) -> str:
+    try:
+        return str(ws.transport.get_extra_info("peername")[0])
+    except Exception:
+        return "?"
+
+
 def _address(ws: ServerConnection) -> str:
     try:
         host, port = ws.remote_address[:2]
@@ -90,21 +104,69 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
     """
     budget = fd_limit - FD_RESERVE if fd_limit > 0 else 0
     live: set[ServerConnection] = set()
+    half_open = HalfOpen(config.max_half_open_per_address, config.trusted_proxies)
+    refusals = RefusalTally(log)
 
     class GuardedConnection(ServerConnection):
         stalled_since: float | None = None
+        refused = False  # counted already: its handshake's failure is not counted again
+
+        def __init__(self, protocol: ServerProtocol, *args: Any, **kwargs: Any) -> None:
+            adopt(protocol)
+            super().__init__(protocol, *args, **kwargs)
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             self.pings = TokenBucket(config.pings_per_second, config.ping_burst)
             super().connection_made(transport)
             if budget and len(live) >= budget:
-                drop(self, "near the open-file limit; new connections are shed")
+                self._shed("shed near the open-file limit")
+                return
+            if not half_open.admit(self, _host(self)):
+                self._shed("shed: too many handshakes from one address")
                 return
             live.add(self)
 
+        def _shed(self, reason: str) -> None:
+            self.refused = True
+            refusals.note(reason)
+            self.transport.abort()
+
         def connection_lost(self, exc: Exception | None) -> None:
             live.discard(self)
+            half_open.release(self)
             super().connection_lost(exc)
+
+        async def handshake(
+            self,
+            process_request: Callable[..., Any] | None = None,
+            process_response: Callable[..., Any] | None = None,
+            server_header: str | None = SERVER,
+        ) -> None:
+            async def front(connection: ServerConnection, request: Request) -> Response | None:
+                return await answer(connection, request, process_request, config.allowed_origins)
+
+            done = False  # stays False when the handshake's time ran out (cancelled)
+            try:
+                await super().handshake(front, process_response, SERVER_HEADER)
+                done = True
+            except Exception as error:  # answered (or the peer left): counted below
+                done = True
+                if getattr(getattr(self, "response", None), "status_code", 0) == 500:
+                    log.error("opening handshake failed: %r", error)  # our own bug
+            finally:
+                half_open.release(self)
+                response: Response | None = getattr(self, "response", None)
+                if self.refused:
+                    pass
+                elif not done:  # its time ran out, or the server is closing
+                    if self.server.is_serving():
+                        refusals.note("no whole request in time")
+                elif response is None:
+                    refusals.note("no whole request")
+                elif response.status_code >= 400:
+                    refusals.note(f"HTTP {response.status_code}")
+                elif response.status_code != 101:
+                    log.debug("%s: HTTP %d", _address(self), response.status_code)
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
@@ -152,6 +214,14 @@ class OneLineLogger(logging.LoggerAdapter[logging.Logger]):
 
     def __init__(self, logger: logging.Logger) -> None:
         super().__init__(logger, {})
+
+    def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
+        # the library's line for every HTTP answer but 101; the front door counts refusals
+        # and logs pages served at DEBUG
+        if msg == "connection rejected (%d %s)":
+            level = logging.DEBUG
+        kwargs.setdefault("stacklevel", 2)  # the library's line, not this one, as the caller
+        super().log(level, msg, *args, **kwargs)
 
     def process(
         self, msg: Any, kwargs: MutableMapping[str, Any]

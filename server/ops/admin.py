@@ -16,6 +16,14 @@ credential (only the account that runs the server, and root, can connect) and no
 listens on the network, so there is no admin token to leak, rotate or brute-force. A
 server with an in-memory store has no admin socket unless ``--admin-socket`` names one.
 
+Because the filesystem is the credential, the folders the server keeps the socket and
+the moderation files in must be its own: a folder writable by its group or by every
+user, or owned by another user, is refused at start (:func:`folder_problem`), since
+another local user could bind the socket's name first or plant links where the files
+go. The server answers only connections from its own user (and root), and
+``spades admin`` talks only to a socket owned by the user running it, served by a
+process of that user (:func:`peer_uid`).
+
 One request a connection: a line of JSON ``{"command": NAME, "args": [...]}``, answered
 by a line ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": SENTENCE}``.
 :func:`admin_request` sends one.
@@ -39,6 +47,7 @@ import logging
 import os
 import socket
 import stat
+import struct
 from collections.abc import Callable, Iterable
 from typing import Any, Final, Protocol
 
@@ -55,6 +64,8 @@ __all__ = [
     "KICK_CLOSE_CODE",
     "AdminPort",
     "admin_socket_path",
+    "folder_problem",
+    "peer_uid",
     "run_command",
     "serve_admin",
 ]
@@ -323,6 +334,39 @@ def run_command(port: AdminPort, request: Any) -> dict[str, Any]:
 # ---- the socket -----------------------------------------------------------------------
 
 
+def folder_problem(folder: str, uid: int | None = None) -> str | None:
+    """Why ``folder`` is no place for the admin socket or the moderation files (a
+    sentence), or ``None`` when only ``uid`` (default: this process's user) and root can
+    write there, or when there is no such folder. Raises nothing (a folder that cannot be
+    examined is the sentence)."""
+    owner = os.geteuid() if uid is None else uid
+    try:
+        info = os.stat(folder or ".")
+    except FileNotFoundError:  # nothing is kept there (the socket then fails on its own)
+        return None
+    except OSError as error:
+        return f"cannot examine {folder}: {error.strerror}"
+    if info.st_uid not in (owner, 0):
+        return f"{folder} belongs to another user (uid {info.st_uid})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        who = "every user" if info.st_mode & stat.S_IWOTH else "its group"
+        return f"{folder} is writable by {who} (chmod go-w it, or choose another folder)"
+    return None
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The user id of the process at the other end of the unix socket ``sock`` (``None``
+    where the platform cannot tell)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return None
+    try:
+        credentials = sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    except OSError:
+        return None
+    return int(struct.unpack("3i", credentials)[1])
+
+
 async def serve_admin(port: AdminPort, path: str) -> asyncio.Server:
     """Listen on the unix socket ``path`` (mode 0600; a stale socket there is replaced).
 
@@ -337,6 +381,11 @@ async def serve_admin(port: AdminPort, path: str) -> asyncio.Server:
         os.unlink(path)  # left by a server that did not stop cleanly
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        sock = writer.get_extra_info("socket")
+        uid = peer_uid(sock) if sock is not None else None
+        if uid is not None and uid not in (os.geteuid(), 0):
+            writer.close()  # the socket's mode already keeps them out; this says it twice
+            return
         try:
             line = await asyncio.wait_for(reader.readline(), 10.0)
             try:

@@ -10,27 +10,49 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
+import stat
 import sys
 from typing import Any
 
 from server.config import default_db_path
-from server.ops.admin import ADMIN_COMMANDS
+from server.ops.admin import ADMIN_COMMANDS, peer_uid
 from server.ops.moderation import AdminError
 
 __all__ = ["add_admin_arguments", "admin_request", "run_admin"]
 
 
-def admin_request(path: str, command: str, args: list[str], timeout: float = 10.0) -> Any:
+def admin_request(
+    path: str, command: str, args: list[str], timeout: float = 10.0, uid: int | None = None
+) -> Any:
     """Send one admin request to the server at ``path``; its ``result``.
 
-    Raises :class:`AdminError` with the server's sentence, or when nobody listens there.
+    The socket must be owned by, and served by a process of, ``uid`` (default: the user
+    running this): anything else may be another local user's trap, told nothing.
+    Raises :class:`AdminError` with the server's sentence, when nobody listens there, or
+    when the socket is not the server's.
     """
+    owner = os.geteuid() if uid is None else uid
     request = json.dumps({"command": command, "args": args}).encode() + b"\n"
     try:
+        info = os.lstat(path)
+        if not stat.S_ISSOCK(info.st_mode):
+            raise AdminError(f"{path} is not a socket: not talking to it")
+        if info.st_uid != owner:
+            raise AdminError(
+                f"the admin socket {path} belongs to uid {info.st_uid}, not to uid {owner}: "
+                "not talking to it (run spades admin as the server's user)"
+            )
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(timeout)
             sock.connect(path)
+            served_by = peer_uid(sock)
+            if served_by is not None and served_by != owner:
+                raise AdminError(
+                    f"the admin socket {path} is served by uid {served_by}, not by uid "
+                    f"{owner}: not talking to it"
+                )
             sock.sendall(request)
             data = b""
             while not data.endswith(b"\n"):

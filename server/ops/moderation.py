@@ -19,9 +19,10 @@ import ipaddress
 import json
 import logging
 import os
+import stat
+import tempfile
 import time
 from collections import OrderedDict, deque
-from pathlib import Path
 from typing import Any, Final
 
 from server.config import ServerConfig
@@ -88,14 +89,15 @@ class Moderation:
         if path is not None:
             stem = path.removesuffix(".moderation.json")
             self.reports_path = stem + ".reports.jsonl"
-            if os.path.exists(path):
+            # lexists: a symbolic link there is refused when read, not taken for nothing
+            if os.path.lexists(path):
                 self._load(path)
-            if os.path.exists(self.reports_path):
+            if os.path.lexists(self.reports_path):
                 self._load_reports(self.reports_path)
 
     def _load(self, path: str) -> None:
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json.loads(_read_private(path))
             self.banned_names = {str(name) for name in data.get("banned_names", [])}
             self.banned_networks = {str(net) for net in data.get("banned_networks", [])}
             self.muted = {str(player) for player in data.get("muted", [])}
@@ -105,7 +107,7 @@ class Moderation:
 
     def _load_reports(self, path: str) -> None:
         try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
+            lines = _read_private(path).splitlines()
         except OSError as error:
             raise ServerError(f"cannot read the reports file {path}: {error}") from None
         self._report_lines = len(lines)
@@ -219,7 +221,7 @@ class Moderation:
                 _replace_file(path, "".join(lines))
                 self._report_lines = len(self.reports)
                 return
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            descriptor = os.open(path, _APPEND, 0o600)
             with os.fdopen(descriptor, "a", encoding="utf-8") as file:
                 file.write(json.dumps(report, ensure_ascii=False) + "\n")
             self._report_lines += 1
@@ -227,13 +229,35 @@ class Moderation:
             log.error("cannot write the reports file %s: %s", path, error)
 
 
+# Never through a symbolic link: in a folder others could write to, a link planted
+# there would aim our writes at a file of the attacker's choosing.
+_NOFOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
+_APPEND: Final = os.O_WRONLY | os.O_CREAT | os.O_APPEND | _NOFOLLOW
+
+
+def _read_private(path: str) -> str:
+    """The text of the regular file ``path``; OSError for a link or anything else."""
+    descriptor = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return file.read().decode("utf-8")
+
+
 def _replace_file(path: str, text: str) -> None:
-    """Write ``path`` whole, mode 0600: a new file renamed over the old one."""
-    temporary = f"{path}.tmp"
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        file.write(text)
-    os.replace(temporary, path)
+    """Write ``path`` whole, mode 0600: a new file (a fresh name that nobody could have
+    planted, :func:`tempfile.mkstemp`) renamed over the old one (a link there is
+    replaced, not followed)."""
+    folder, name = os.path.split(path)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def is_report(text: str) -> bool:

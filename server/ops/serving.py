@@ -5,7 +5,10 @@
     await endpoints.close()
 
 An admin socket asked for by name (``--admin-socket``) must open; at its default place
-(beside the store) a failure is logged and play goes on without moderation.
+(beside the store) a failure is logged and play goes on without moderation. A folder
+that holds the admin socket or the moderation files and that another user could write
+to stops the start with :class:`~server.errors.StartupError` (see
+:func:`server.ops.admin.folder_problem`).
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ import os
 from websockets.asyncio.server import Server
 
 from server.config import ServerConfig
-from server.errors import ServerError
-from server.ops.admin import AdminPort, admin_socket_path, serve_admin
+from server.errors import ServerError, StartupError
+from server.ops.admin import AdminPort, admin_socket_path, folder_problem, serve_admin
 from server.ops.metrics import Metrics, serve_metrics
+from server.ops.moderation import moderation_path
 
 __all__ = ["OpsEndpoints"]
 
@@ -47,6 +51,7 @@ class OpsEndpoints:
             self.metrics_url = f"http://{shown}:{bound[1]}/metrics"
             log.info("metrics on %s", self.metrics_url)
         path = admin_socket_path(config)
+        _check_folders(path, moderation_path(config))
         if path is None:
             return
         try:
@@ -67,3 +72,15 @@ class OpsEndpoints:
             await self.admin_server.wait_closed()
             with contextlib.suppress(OSError):
                 os.unlink(self.admin_path or "")
+
+
+def _check_folders(*paths: str | None) -> None:
+    """Raise :class:`StartupError` when another user could write where ``paths`` go."""
+    for path in paths:
+        if path is None:
+            continue
+        problem = folder_problem(os.path.dirname(os.path.abspath(path)))
+        if problem is not None:
+            raise StartupError(
+                f"will not keep the admin socket and moderation files at {path}: {problem}"
+            )

@@ -249,7 +249,9 @@ def restore_store(backup: str, store: str) -> tuple[int, int]:
     try:
         try:
             Path(store).parent.mkdir(parents=True, exist_ok=True)
-            os.close(os.open(store, os.O_RDWR | os.O_CREAT, 0o600))
+            # never through a link planted where the store goes (ELOOP: refused)
+            nofollow = getattr(os, "O_NOFOLLOW", 0)
+            os.close(os.open(store, os.O_RDWR | os.O_CREAT | nofollow, 0o600))
             target = sqlite3.connect(store, isolation_level=None, timeout=0)
         except (OSError, sqlite3.Error) as error:
             raise BackupError(f"cannot write the store {store}: {_reason(error)}") from None

@@ -1,0 +1,252 @@
+"""Abuse at the edge (issue 25, items 7 and 8): slow half-open handshakes from several
+addresses beside an honest player, and floods of HEAD and malformed requests measured
+in log bytes.
+
+    python3 bench/abuse_edge.py                     # about 30 s
+    python3 bench/abuse_edge.py --seconds 5 --addresses 4 --sockets 300
+
+Starts ``python3 -m server`` (default limits, a throw-away SQLite file, log level INFO
+to a file) on 127.0.0.1. Phases, each ``--seconds`` long:
+
+- ``baseline``: the honest player (127.0.0.1) connects, says hello and pings, again
+  and again; its connect-to-welcome time (p50, p99 in ms) and failures are counted.
+- ``half_open``: ``--addresses`` attacker addresses (127.0.0.2, .3, ...) each keep up to
+  ``--sockets`` connections that send a request line and then one 6 KB header line a
+  second, never finishing; the honest player goes on beside them. Recorded: how many
+  the attackers opened, how many looked open to them at the end (some wait unaccepted in
+  the listen backlog), the server's peak growth in open files and in RSS.
+- ``head_flood`` and ``garbage_flood``: 8 connections from 127.0.0.9 send ``HEAD /``
+  (or a malformed request line) as fast as answers come back; recorded: requests sent,
+  answers with a status line, log bytes the server wrote (per second and per request;
+  the honest player's own lines are in them: compare with the baseline's rate).
+
+Attackers and the honest player share this process's loop; every loop is bounded in
+count and time, all traffic stays on loopback. Prints one JSON object on its last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from websockets.asyncio.client import connect
+
+from bench._procstat import rss_kib
+from protocol import messages as m
+from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
+
+
+class Honest:
+    """Connect, hello, ping, close: again and again until ``stop``."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.times: list[float] = []
+        self.failures = 0
+        self.stop = False
+
+    async def run(self) -> None:
+        nonce = 0
+        while not self.stop:
+            start = time.monotonic()
+            try:
+                async with asyncio.timeout(10):
+                    ws = await connect(
+                        self.url, max_size=MAX_SERVER_MESSAGE_BYTES, compression=None
+                    )
+                    await ws.send(encode(m.Hello(protocol_version=1, name="honest")))
+                    while not isinstance(decode_server(await ws.recv()), m.Welcome):  # type: ignore[arg-type]
+                        pass
+                    nonce += 1
+                    await ws.send(encode(m.Ping(nonce=nonce)))
+                    while not isinstance(decode_server(await ws.recv()), m.Pong):  # type: ignore[arg-type]
+                        pass
+                    await ws.close()
+                self.times.append(time.monotonic() - start)
+            except Exception:
+                self.failures += 1
+            await asyncio.sleep(0.1)
+
+    def take(self) -> dict[str, Any]:
+        times, failures = sorted(self.times), self.failures
+        self.times, self.failures = [], 0
+
+        def at(q: float) -> float | None:
+            return (
+                round(times[min(len(times) - 1, int(q * len(times)))] * 1000, 1) if times else None
+            )
+
+        return {"honest_ok": len(times), "honest_failed": failures, "honest_p50_ms": at(0.5),
+                "honest_p99_ms": at(0.99)}  # fmt: skip
+
+
+async def _slow_sockets(port: int, source: str, limit: int, deadline: float) -> dict[str, int]:
+    """Up to ``limit`` connections from ``source`` that never finish their headers."""
+    opened = refused = 0
+    held: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+    while time.monotonic() < deadline:
+        held = [(r, w) for r, w in held if not r.at_eof() and not w.is_closing()]
+        while len(held) < limit and time.monotonic() < deadline:
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(source, 0)
+                )
+            except OSError:
+                refused += 1
+                break
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            held.append((reader, writer))
+            opened += 1
+        for _, writer in held:  # one more header line each, 6 KB: headers that grow
+            with contextlib.suppress(Exception):
+                writer.write(b"X-Slow: " + b"a" * 6000 + b"\r\n")
+        await asyncio.sleep(1.0)
+    still = sum(1 for r, w in held if not r.at_eof() and not w.is_closing())
+    for _, writer in held:
+        writer.close()
+    return {"opened": opened, "connect_refused": refused, "held_at_end": still}
+
+
+async def _flood(port: int, request: bytes, deadline: float) -> dict[str, int]:
+    sent = answered = 0
+    while time.monotonic() < deadline:
+        try:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=("127.0.0.9", 0)
+            )
+            writer.write(request)
+            sent += 1
+            async with asyncio.timeout(5):
+                data = await reader.read()
+            answered += data.startswith(b"HTTP/1.1 ")
+            writer.close()
+        except (OSError, TimeoutError):
+            await asyncio.sleep(0.01)
+    return {"sent": sent, "answered": answered}
+
+
+def _fds(pid: int) -> int:
+    """Open files of the process ``pid`` (its sockets among them)."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    with tempfile.TemporaryDirectory() as folder:
+        log_path = os.path.join(folder, "server.log")
+        with open(log_path, "wb") as log_file:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "server", "--port", "0", "--db", f"{folder}/edge.db",
+                 "--log-level", "INFO"],
+                cwd=Path(__file__).resolve().parent.parent,
+                stdout=subprocess.PIPE, stderr=log_file, text=True,
+            )  # fmt: skip
+        try:
+            assert server.stdout is not None
+            line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
+            url = line.split()[-1]
+            port = int(url.rsplit(":", 1)[1].strip("/"))
+            honest = Honest(url)
+            honest_task = asyncio.create_task(honest.run())
+            phases: dict[str, Any] = {}
+            await asyncio.sleep(1.0)
+            honest.take()
+            before = os.path.getsize(log_path)
+            await asyncio.sleep(args.seconds)
+            base_rss = rss_kib(server.pid)
+            phases["baseline"] = {
+                **honest.take(),
+                "server_rss_mib": round(base_rss / 1024, 1),
+                # the honest player's own lines (connection opened, closed)
+                "log_bytes_per_s": round((os.path.getsize(log_path) - before) / args.seconds, 1),
+            }
+
+            deadline = time.monotonic() + args.seconds
+            attackers = [
+                _slow_sockets(port, f"127.0.0.{2 + i}", args.sockets, deadline)
+                for i in range(args.addresses)
+            ]
+            gathered = asyncio.gather(*attackers)
+            peak, base_fds, fds = base_rss, _fds(server.pid), 0
+            while time.monotonic() < deadline:
+                peak = max(peak, rss_kib(server.pid))
+                fds = max(fds, _fds(server.pid))
+                await asyncio.sleep(0.25)
+            results = await gathered
+            phases["half_open"] = {
+                **honest.take(),
+                "addresses": args.addresses,
+                "opened": sum(r["opened"] for r in results),
+                "held_at_end": sum(r["held_at_end"] for r in results),  # as the attacker sees
+                "server_open_files_growth_peak": fds - base_fds,
+                "connect_refused": sum(r["connect_refused"] for r in results),
+                "server_rss_growth_mib": round((peak - base_rss) / 1024, 1),
+            }
+            floods = {
+                "head_flood": b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n",
+                "garbage_flood": b"\x16\x03\x01\x02\x00 not http\r\n\r\n",
+            }
+            for name, request in floods.items():
+                await asyncio.sleep(1.5)  # the last tally line of the phase before
+                before = os.path.getsize(log_path)
+                deadline = time.monotonic() + args.seconds
+                counts = await asyncio.gather(*(_flood(port, request, deadline) for _ in range(8)))
+                await asyncio.sleep(1.5)  # this phase's last tally line
+                logged = os.path.getsize(log_path) - before
+                sent = sum(c["sent"] for c in counts)
+                phases[name] = {
+                    **honest.take(),
+                    "requests": sent,
+                    "answered": sum(c["answered"] for c in counts),
+                    "requests_per_s": round(sent / args.seconds, 1),
+                    "log_bytes": logged,
+                    "log_bytes_per_s": round(logged / args.seconds, 1),
+                    "log_bytes_per_request": round(logged / sent, 3) if sent else None,
+                }
+            honest.stop = True
+            honest_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await honest_task
+        finally:
+            server.terminate()
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        errors = sum(1 for line in Path(log_path).read_text().splitlines() if "ERROR" in line)
+    return {
+        "benchmark": "abuse_edge",
+        "seconds_per_phase": args.seconds,
+        "phases": phases,
+        "server_error_lines": errors,
+        "honest_failed": sum(p["honest_failed"] for p in phases.values()),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=6.0, help="per phase")
+    parser.add_argument("--addresses", type=int, default=4, help="half-open attackers")
+    parser.add_argument("--sockets", type=int, default=250, help="per attacking address")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()
