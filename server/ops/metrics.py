@@ -274,4 +274,5 @@ async def serve_metrics(metrics: Metrics, host: str, port: int) -> Server:
         process_request=_respond(metrics),
         compression=None,
         open_timeout=5.0,
+        server_header="spades",  # no library name or version (as on the game port)
     )

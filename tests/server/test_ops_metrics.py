@@ -207,3 +207,15 @@ def test_chat_refusals_are_counted_apart() -> None:
         assert value(samples, "spades_rate_limited_total", kind="request") == 0
 
     run(test, metrics_port=0)
+
+
+def test_the_metrics_page_names_no_library_or_version() -> None:
+    def headers(url: str) -> str:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return str(response.headers.get("Server", ""))
+
+    async def test(server: RunningServer) -> None:
+        assert server.metrics_url is not None
+        assert await asyncio.to_thread(headers, server.metrics_url) == "spades"
+
+    run(test, metrics_port=0)
