@@ -100,6 +100,18 @@ class ServerConfig:
       :mod:`server.store.retention`).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
+    - ``analysis_queue_limit``/``analysis_per_address``: analyses waiting to be worked
+      out (one queue for the server; more are refused with ``server_full``), and requests
+      for them one address may have waiting (each connection at most one analysis;
+      more are refused with ``rate_limited``).
+    - ``reply_bytes_per_second_per_address``/``reply_bytes_burst_per_address``: bytes of
+      ``record`` and ``analysis`` answers one address may be sent (a token bucket);
+      beyond it ``get_record``/``get_analysis`` are refused with ``rate_limited``.
+    - ``creations_per_minute_per_address``/``creations_burst_per_address``: tables one
+      address may create (beyond: ``rate_limited``).
+    - ``unplayed_forfeits_per_hour``: games one player, or one address, may leave
+      before anyone acted in them within an hour; beyond it they may not create tables
+      until the hour has moved on (``rate_limited``).
     """
 
     host: str = "127.0.0.1"
@@ -157,6 +169,14 @@ class ServerConfig:
     reclaim_days: float = 7.0
     keep_analyses_days: float = 30.0
     retention_interval_seconds: float = 3600.0
+    # hardening 3 (issue 25): analyses, replies, creations and reports per address
+    analysis_queue_limit: int = 16
+    analysis_per_address: int = 3
+    reply_bytes_per_second_per_address: float = 64 * 1024.0
+    reply_bytes_burst_per_address: int = 1024 * 1024
+    creations_per_minute_per_address: float = 20.0
+    creations_burst_per_address: int = 20
+    unplayed_forfeits_per_hour: int = 20
 
     @property
     def database(self) -> str:

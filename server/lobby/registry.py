@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
@@ -27,6 +28,7 @@ from protocol import messages as m
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
+from server.lobby.churn import Churn
 from server.lobby.players import Players
 from server.rooms.clock import LoopClock
 from server.rooms.ports import Clock, Listener, RoomMetrics
@@ -89,6 +91,7 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self.closing = False
         self._bot_slots: dict[str, asyncio.Semaphore] = {}
+        self.churn = Churn(config)  # creations and unplayed forfeits, per address/player
 
     def __len__(self) -> int:
         return len(self.rooms)
@@ -109,6 +112,8 @@ class Rooms:
         self._touched(code)
 
     def seated(self, player_id: str, code: str) -> None:
+        if code not in self.rooms:  # creating a table: not after many given up unplayed
+            self.churn.check_player(player_id, time.monotonic())
         player = self.players.get(player_id)
         if player is not None:
             self.players.keep(player)
@@ -164,8 +169,17 @@ class Rooms:
                 return code
 
     def create(self, table: Table, address: str | None) -> Room:
+        """A room for ``table``; ``address`` created it (``None``: loaded from the store).
+
+        Raises ``rate_limited`` when ``address`` created too many tables lately or gave
+        up too many games unplayed (:mod:`server.lobby.churn`)."""
+        if address is not None:
+            self.churn.check_create(address, time.monotonic())
         room = Room(table, self, self._clock())
         room.address = address
+        room.unplayed_forfeit = lambda players: self.churn.forfeited_unplayed(
+            players, room.address, time.monotonic()
+        )
         return room
 
     def register(self, room: Room) -> None:

@@ -20,6 +20,7 @@ spectators and each connection's ``watching`` in step.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from engine import Action, GameState, PlayerAction, RuleSet
 from protocol import messages as m
@@ -44,6 +45,9 @@ class Room:
         self.clock = clock
         self.spectators: set[Listener] = set()
         self.address: str | None = None  # the network address that created it (not stored)
+        # told of a game given up before anyone acted (its human players' ids): the
+        # registry counts them per player and address (server/lobby/churn.py)
+        self.unplayed_forfeit: Callable[[list[str]], None] = lambda players: None
         self.humans_gone_at: float | None = None  # since when no human here is connected
         self.play = Play(self, host, clock)
 

@@ -1,0 +1,96 @@
+"""Tables made and given up at once: creations per address, unplayed forfeits per player
+and per address, over time.
+
+    churn = Churn(config)
+    churn.check_create(address, now)            # raises RequestError rate_limited
+    churn.check_player(player_id, now)          # raises RequestError rate_limited
+    churn.forfeited_unplayed(["p1"], "203.0.113.7", now)
+
+Creating a table with the bot and leaving at once costs the server a table, a deal and
+their rows each time. Each address may create ``creations_burst_per_address`` tables at
+once and ``creations_per_minute_per_address`` a minute after that; a player or an
+address that left ``unplayed_forfeits_per_hour`` games before anyone acted in them
+within the last hour creates no table until the oldest of those is an hour old.
+Times are the caller's clock, in seconds.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from typing import Final
+
+from server.config import ServerConfig
+from server.errors import RequestError
+from server.limits import TokenBucket
+
+__all__ = ["Churn"]
+
+WINDOW_SECONDS: Final = 3600.0
+_REMEMBERED: Final = 10_000  # keys kept before those at rest are swept
+
+
+class Churn:
+    """Creations and unplayed forfeits, counted (see the module)."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self._creations: dict[str, TokenBucket] = {}
+        self._forfeits: dict[str, deque[float]] = {}  # "player:ID" / "address:A" -> times
+
+    def check_create(self, address: str, now: float) -> None:
+        """Count a new table for ``address``; raises ``rate_limited`` beyond its budget
+        or when it gave up too many games unplayed lately."""
+        self._check_forfeits(f"address:{address}", now, "your network address")
+        config = self.config
+        if len(self._creations) >= _REMEMBERED:
+            self._creations = {
+                key: bucket
+                for key, bucket in self._creations.items()
+                if bucket.tokens + (now - bucket.last) * bucket.rate < bucket.burst
+            }
+        bucket = self._creations.get(address)
+        if bucket is None:
+            bucket = self._creations[address] = TokenBucket(
+                config.creations_per_minute_per_address / 60.0,
+                config.creations_burst_per_address,
+                now=now,
+            )
+        if not bucket.take(now):
+            raise RequestError(
+                "rate_limited", "your network address created many tables just now; slow down"
+            )
+
+    def check_player(self, player_id: str, now: float) -> None:
+        """Raises ``rate_limited`` when ``player_id`` gave up too many games unplayed."""
+        self._check_forfeits(f"player:{player_id}", now, "you")
+
+    def forfeited_unplayed(self, players: Iterable[str], address: str | None, now: float) -> None:
+        """A game was forfeited before anyone acted: count it for its players and address."""
+        keys = [f"player:{player}" for player in players]
+        if address is not None:
+            keys.append(f"address:{address}")
+        if len(self._forfeits) >= _REMEMBERED:
+            self._forfeits = {
+                key: times
+                for key, times in self._forfeits.items()
+                if times and now - times[-1] < WINDOW_SECONDS
+            }
+        limit = max(1, self.config.unplayed_forfeits_per_hour)
+        for key in keys:
+            times = self._forfeits.setdefault(key, deque(maxlen=limit))
+            times.append(now)
+
+    def _check_forfeits(self, key: str, now: float, who: str) -> None:
+        times = self._forfeits.get(key)
+        if times is None or self.config.unplayed_forfeits_per_hour <= 0:  # 0: no limit
+            return
+        while times and now - times[0] >= WINDOW_SECONDS:
+            times.popleft()
+        if len(times) >= self.config.unplayed_forfeits_per_hour:
+            wait = WINDOW_SECONDS - (now - times[0])
+            raise RequestError(
+                "rate_limited",
+                f"{who} left {len(times)} games before anyone played in the last hour: "
+                f"no new table for {wait / 60:.0f} min",
+            )
