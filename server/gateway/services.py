@@ -163,7 +163,7 @@ class Services:
 
     def get_record(self, session: Session, player: Player, message: m.GetRecord) -> None:
         self._check_egress(session)
-        text = self.store.record_json(message.record_id)
+        text = self._record_json(message.record_id)
         if text is None:
             raise RequestError("record_not_available", "no finished game has this record id (yet)")
         session.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
@@ -174,7 +174,7 @@ class Services:
         ``record_not_available``, ``rate_limited`` or ``server_full`` (see
         :mod:`server.gateway.analyses`)."""
         self._check_egress(session)
-        record_json = self.store.record_json(message.record_id)
+        record_json = self._record_json(message.record_id)
         if record_json is None:
             raise RequestError("record_not_available", "no finished game has this record id (yet)")
         key = (message.record_id, message.seat, message.level)
@@ -184,6 +184,11 @@ class Services:
             self._sent(session.address, len(cached))
             return
         self.analyses.ask(session, player.id, message, record_json, self._seats_of(key[0]))
+
+    def _record_json(self, record_id: str) -> str | None:
+        """A stored record, or a live table's game given up unplayed (kept in memory)."""
+        text = self.store.record_json(record_id)
+        return text if text is not None else self.rooms.unkept_record(record_id)
 
     def _seats_of(self, record_id: str) -> set[str]:
         """The players seated at the table whose last game is ``record_id`` (if in memory)."""

@@ -37,6 +37,8 @@ class Churn:
         self.config = config
         self._creations: dict[str, TokenBucket] = {}
         self._forfeits: dict[str, deque[float]] = {}  # "player:ID" / "address:A" -> times
+        given = config.unplayed_forfeits_per_hour
+        self._forfeit_limit = _tables_per_address(config) if given is None else given
 
     def check_create(self, address: str, now: float) -> None:
         """Count a new table for ``address``; raises ``rate_limited`` beyond its budget
@@ -53,7 +55,7 @@ class Churn:
         if bucket is None:
             bucket = self._creations[address] = TokenBucket(
                 config.creations_per_minute_per_address / 60.0,
-                config.creations_burst_per_address,
+                config.creations_burst_per_address or _tables_per_address(config),
                 now=now,
             )
         if not bucket.take(now):
@@ -76,21 +78,28 @@ class Churn:
                 for key, times in self._forfeits.items()
                 if times and now - times[-1] < WINDOW_SECONDS
             }
-        limit = max(1, self.config.unplayed_forfeits_per_hour)
+        limit = max(1, self._forfeit_limit)
         for key in keys:
             times = self._forfeits.setdefault(key, deque(maxlen=limit))
             times.append(now)
 
     def _check_forfeits(self, key: str, now: float, who: str) -> None:
         times = self._forfeits.get(key)
-        if times is None or self.config.unplayed_forfeits_per_hour <= 0:  # 0: no limit
+        limit = self._forfeit_limit
+        if times is None or limit <= 0:  # 0: no limit
             return
         while times and now - times[0] >= WINDOW_SECONDS:
             times.popleft()
-        if len(times) >= self.config.unplayed_forfeits_per_hour:
+        if len(times) >= limit:
             wait = WINDOW_SECONDS - (now - times[0])
             raise RequestError(
                 "rate_limited",
                 f"{who} left {len(times)} games before anyone played in the last hour: "
                 f"no new table for {wait / 60:.0f} min",
             )
+
+
+def _tables_per_address(config: ServerConfig) -> int:
+    """The tables one address may hold (the default of the budgets here)."""
+    given = config.max_tables_per_address
+    return given if given is not None else max(4, config.max_tables // 5)

@@ -17,6 +17,7 @@ table whose stored data cannot be read or replayed is left out and logged by cod
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -92,6 +93,8 @@ class Rooms:
         self.closing = False
         self._bot_slots: dict[str, asyncio.Semaphore] = {}
         self.churn = Churn(config)  # creations and unplayed forfeits, per address/player
+        self._unkept: dict[str, str] = {}  # record id -> record JSON (unplayed, in memory)
+        self._unkept_of: dict[str, str] = {}  # table code -> its unkept record's id
 
     def __len__(self) -> int:
         return len(self.rooms)
@@ -177,10 +180,27 @@ class Rooms:
             self.churn.check_create(address, time.monotonic())
         room = Room(table, self, self._clock())
         room.address = address
-        room.unplayed_forfeit = lambda players: self.churn.forfeited_unplayed(
-            players, room.address, time.monotonic()
-        )
+        room.unplayed_forfeit = functools.partial(self._unplayed_forfeit, room)
         return room
+
+    def _unplayed_forfeit(
+        self, room: Room, players: list[str], record_id: str, record_json: str
+    ) -> None:
+        """A game at ``room`` was given up before anyone acted: counted, and its record
+        kept in memory until the table leaves it (never stored)."""
+        self.churn.forfeited_unplayed(players, room.address, time.monotonic())
+        self._forget_unkept(room.code)
+        self._unkept_of[room.code] = record_id
+        self._unkept[record_id] = record_json
+
+    def _forget_unkept(self, code: str) -> None:
+        record_id = self._unkept_of.pop(code, None)
+        if record_id is not None:
+            self._unkept.pop(record_id, None)
+
+    def unkept_record(self, record_id: str) -> str | None:
+        """The record of a live table's game given up unplayed (JSON), or ``None``."""
+        return self._unkept.get(record_id)
 
     def register(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -194,6 +214,7 @@ class Rooms:
         room = self.rooms.pop(code, None)
         if room is None:
             return []
+        self._forget_unkept(code)
         room.dispose()
         audience = [listener for _, listener in room.audience()]
         for listener in audience:

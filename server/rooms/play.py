@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import random
 import secrets
@@ -53,7 +54,8 @@ class Stage(Protocol):
     table: Table
     humans_gone_at: float | None
     address: str | None  # whose bot work this is (one decision at a time per address)
-    unplayed_forfeit: Callable[[list[str]], None]  # a game given up before anyone acted
+    # a game given up before anyone acted: its players, record id and record (JSON)
+    unplayed_forfeit: Callable[[list[str], str, str], None]
 
     @property
     def code(self) -> str: ...
@@ -370,19 +372,16 @@ class Play:
         table = self.table
         table.status = "finished"
         record_id = secrets.token_urlsafe(12)
-        # a game given up before any player acted (no action with a seq) is not worth a
-        # record: create-and-leave in a loop would otherwise keep one a year per cycle;
-        # its record id is answered record_not_available
-        unplayed = reason == "forfeit" and not any(seat.seqs for seat in table.seats)
-        if unplayed:
-            table.record_id = None
-            self.room.unplayed_forfeit(
-                [s.player_id for s in table.seats if s.kind == "human" and s.player_id]
-            )
+        # a game given up before any player acted (no action with a seq) is kept no
+        # longer than its table, in memory only: create-and-leave in a loop would
+        # otherwise store a record per cycle, kept for a year
+        record = game_record(state)  # a forfeited game's record is simply unfinished
+        if reason == "forfeit" and not any(seat.seqs for seat in table.seats):
+            humans = [s.player_id for s in table.seats if s.kind == "human" and s.player_id]
+            self.room.unplayed_forfeit(humans, record_id, json.dumps(record))
         else:
-            record = game_record(state)  # a forfeited game's record is simply unfinished
             self.host.store.save_record(record_id, table.code, table.game_no, record)
-            table.record_id = record_id
+        table.record_id = record_id
         for seat in table.seats:
             seat.rematch = seat.kind == "bot"
         self.stop_timers()

@@ -45,9 +45,10 @@ class Room:
         self.clock = clock
         self.spectators: set[Listener] = set()
         self.address: str | None = None  # the network address that created it (not stored)
-        # told of a game given up before anyone acted (its human players' ids): the
-        # registry counts them per player and address (server/lobby/churn.py)
-        self.unplayed_forfeit: Callable[[list[str]], None] = lambda players: None
+        # told of a game given up before anyone acted (its human players' ids, its
+        # record id and record): the registry counts it per player and address and keeps
+        # the record in memory while the table lives (server/lobby/churn.py)
+        self.unplayed_forfeit: Callable[[list[str], str, str], None] = lambda *given: None
         self.humans_gone_at: float | None = None  # since when no human here is connected
         self.play = Play(self, host, clock)
 
