@@ -108,13 +108,13 @@ class ServerConfig:
       ``record`` and ``analysis`` answers one address may be sent (a token bucket);
       beyond it ``get_record``/``get_analysis`` are refused with ``rate_limited``.
     - ``creations_per_minute_per_address``/``creations_burst_per_address``: tables one
-      address may create (beyond: ``rate_limited``; burst ``None``: the tables one
-      address may hold).
-    - ``unplayed_forfeits_per_hour``: games one player, or one address, may leave
-      before anyone acted in them within an hour; beyond it they may not create tables
-      until the hour has moved on (``rate_limited``; ``None``: the tables one address
-      may hold; ``0``: no limit). Such a game's record is kept in memory while its table
-      lives, never stored.
+      address may create (beyond: ``rate_limited``; burst ``None``: a fifth of the
+      tables one address may hold, at least 20).
+    - ``forfeits_per_hour``: games one player (or, at a bot table, its creator's
+      address) may give up within an hour; beyond it they may not create tables until
+      the hour has moved on (``rate_limited``; ``None``: as the burst above; ``0``: no
+      limit). A game given up before any player acted keeps its record in memory
+      while its table lives, never stored.
     """
 
     host: str = "127.0.0.1"
@@ -179,7 +179,7 @@ class ServerConfig:
     reply_bytes_burst_per_address: int = 1024 * 1024
     creations_per_minute_per_address: float = 20.0
     creations_burst_per_address: int | None = None
-    unplayed_forfeits_per_hour: int | None = None
+    forfeits_per_hour: int | None = None
 
     @property
     def database(self) -> str:

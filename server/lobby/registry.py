@@ -92,7 +92,7 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self.closing = False
         self._bot_slots: dict[str, asyncio.Semaphore] = {}
-        self.churn = Churn(config)  # creations and unplayed forfeits, per address/player
+        self.churn = Churn(config)  # creations and forfeits, per address and player
         self._unkept: dict[str, str] = {}  # record id -> record JSON (unplayed, in memory)
         self._unkept_of: dict[str, str] = {}  # table code -> its unkept record's id
 
@@ -115,7 +115,7 @@ class Rooms:
         self._touched(code)
 
     def seated(self, player_id: str, code: str) -> None:
-        if code not in self.rooms:  # creating a table: not after many given up unplayed
+        if code not in self.rooms:  # creating a table: not after many games given up
             self.churn.check_player(player_id, time.monotonic())
         player = self.players.get(player_id)
         if player is not None:
@@ -175,23 +175,24 @@ class Rooms:
         """A room for ``table``; ``address`` created it (``None``: loaded from the store).
 
         Raises ``rate_limited`` when ``address`` created too many tables lately or gave
-        up too many games unplayed (:mod:`server.lobby.churn`)."""
+        up too many games (:mod:`server.lobby.churn`)."""
         if address is not None:
             self.churn.check_create(address, time.monotonic())
         room = Room(table, self, self._clock())
         room.address = address
-        room.unplayed_forfeit = functools.partial(self._unplayed_forfeit, room)
+        room.forfeited = functools.partial(self._forfeited, room)
         return room
 
-    def _unplayed_forfeit(
-        self, room: Room, players: list[str], record_id: str, record_json: str
-    ) -> None:
-        """A game at ``room`` was given up before anyone acted: counted, and its record
-        kept in memory until the table leaves it (never stored)."""
-        self.churn.forfeited_unplayed(players, room.address, time.monotonic())
-        self._forget_unkept(room.code)
-        self._unkept_of[room.code] = record_id
-        self._unkept[record_id] = record_json
+    def _forfeited(self, room: Room, loser: str | None, record_id: str, unkept: str | None) -> None:
+        """A game at ``room`` was given up by ``loser``: counted (against the creator's
+        address too at a bot table); a record nobody played (``unkept``) is kept in
+        memory until the table leaves it, never stored."""
+        bot_table = any(seat.kind == "bot" for seat in room.seats)
+        self.churn.forfeited(loser, room.address if bot_table else None, time.monotonic())
+        if unkept is not None:
+            self._forget_unkept(room.code)
+            self._unkept_of[room.code] = record_id
+            self._unkept[record_id] = unkept
 
     def _forget_unkept(self, code: str) -> None:
         record_id = self._unkept_of.pop(code, None)

@@ -54,8 +54,9 @@ class Stage(Protocol):
     table: Table
     humans_gone_at: float | None
     address: str | None  # whose bot work this is (one decision at a time per address)
-    # a game given up before anyone acted: its players, record id and record (JSON)
-    unplayed_forfeit: Callable[[list[str], str, str], None]
+    # a game given up by a seat: (its player id, the record id and the record's JSON
+    # when nobody had acted: that record is not stored)
+    forfeited: Callable[[str | None, str, str | None], None]
 
     @property
     def code(self) -> str: ...
@@ -376,11 +377,12 @@ class Play:
         # longer than its table, in memory only: create-and-leave in a loop would
         # otherwise store a record per cycle, kept for a year
         record = game_record(state)  # a forfeited game's record is simply unfinished
-        if reason == "forfeit" and not any(seat.seqs for seat in table.seats):
-            humans = [s.player_id for s in table.seats if s.kind == "human" and s.player_id]
-            self.room.unplayed_forfeit(humans, record_id, json.dumps(record))
-        else:
+        unplayed = reason == "forfeit" and not any(seat.seqs for seat in table.seats)
+        if not unplayed:
             self.host.store.save_record(record_id, table.code, table.game_no, record)
+        if reason == "forfeit" and winner is not None:
+            loser = table.seats[1 - winner].player_id
+            self.room.forfeited(loser, record_id, json.dumps(record) if unplayed else None)
         table.record_id = record_id
         for seat in table.seats:
             seat.rematch = seat.kind == "bot"

@@ -45,10 +45,10 @@ class Room:
         self.clock = clock
         self.spectators: set[Listener] = set()
         self.address: str | None = None  # the network address that created it (not stored)
-        # told of a game given up before anyone acted (its human players' ids, its
-        # record id and record): the registry counts it per player and address and keeps
-        # the record in memory while the table lives (server/lobby/churn.py)
-        self.unplayed_forfeit: Callable[[list[str], str, str], None] = lambda *given: None
+        # told of a game given up (the loser's player id, the record id, and the record
+        # when nobody had acted: kept in memory only): the registry counts it and keeps
+        # such a record while the table lives (server/lobby/churn.py)
+        self.forfeited: Callable[[str | None, str, str | None], None] = lambda *given: None
         self.humans_gone_at: float | None = None  # since when no human here is connected
         self.play = Play(self, host, clock)
 

@@ -205,13 +205,13 @@ def test_create_with_bot_and_leave_keeps_no_record() -> None:
     run(test, **PROXIED)
 
 
-def test_unplayed_forfeits_are_counted_per_player_and_address() -> None:
+def test_forfeits_are_counted_per_player_and_address() -> None:
     async def test(server: RunningServer) -> None:
         alice = await hello_from(server, "10.0.4.1", "alice")
         await create_and_leave(alice, 3)
-        # three unplayed forfeits an hour: the player may create no table...
+        # three forfeits an hour: the player may create no table...
         error = await alice.error(m.CreateTable(preset="classic", bot="easy"), "rate_limited")
-        assert "before anyone played" in error.message
+        assert "gave up 3 games" in error.message
         # ...from another address either, nor may another player from that address
         again = await hello_from(server, "10.0.4.2", "alice", token=alice.token)
         await again.error(m.CreateTable(preset="classic", bot="easy"), "rate_limited")
@@ -220,7 +220,7 @@ def test_unplayed_forfeits_are_counted_per_player_and_address() -> None:
         carol = await hello_from(server, "10.0.4.3", "carol")  # others are not affected
         await carol.request(m.CreateTable(preset="classic", bot="easy"), m.Snapshot)
 
-    run(test, unplayed_forfeits_per_hour=3, **PROXIED)
+    run(test, forfeits_per_hour=3, **PROXIED)
 
 
 def test_table_creations_are_limited_per_address() -> None:
