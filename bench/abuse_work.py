@@ -7,20 +7,21 @@ loopback addresses against a live server, beside honest players.
 Starts ``python3 -m server`` (default limits, a throw-away SQLite file) on 127.0.0.1.
 Beside every phase: the honest player of ``bench/abuse.py`` (the easy bot, 0.6 s delay)
 and its pinger; an honest analyst (127.0.0.1) who asks for the analysis of its own game
-every 2 s and times the answer; an honest reporter seated at a table (127.0.0.1), who
-sends a ``/report`` every 31 s. Each attack runs in its own process, its connections
-spread over ``--addresses`` loopback addresses (127.0.0.20, .21, ...; a new block per
-attack). Figures per phase (``baseline`` first): honest ping p50/p99 (ms), the honest
-bot reply p50 (s), the honest analysis answer p50 (s), honest reports sent and taken,
-the server's RSS growth over the phase (MiB), the store's growth (KiB, the SQLite file
-and its WAL) and per attacking address per minute, and what the attacker achieved.
-Prints one JSON object on its last line.
+every 2 s and times the answer; a fresh table of two honest players per phase (from
+127.0.0.10, .11, ...), whose first seat sends one ``/report`` in it. Each attack runs
+in its own process, its connections spread over ``--addresses`` loopback addresses
+(127.0.0.20, .21, ...; a new block per attack). Figures per phase (``baseline``
+first): honest ping p50/p99 (ms), the honest bot reply p50 (s), the honest analysis
+answer p50 (s), honest reports sent and taken, the server's RSS growth over the phase
+(MiB), the store's growth (KiB of used pages, as a reader sees them) and per attacking
+address per minute, and what the attacker achieved. Prints one JSON object on its last
+line.
 
 Attacks: ``analysis_flood`` (items 1 and 6: per address, connections asking again and
 again for analyses of their games, then hanging up), ``create_leave`` (item 2: create a
 table with the bot and leave, in a loop), ``report_flood`` (item 9: watchers of the
-honest table reporting), ``record_egress`` (item 12: ``get_record``/``get_analysis`` of
-a large record as fast as allowed).
+honest table reporting), ``record_egress`` (item 12: ``get_record`` of a whole game's
+record as fast as the message budget allows).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
-import os
 import random
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -72,7 +73,7 @@ async def _until(ws: ClientConnection, kinds: tuple[type[Any], ...], limit: int 
     """The next message of one of ``kinds`` (or an error), skipping the rest."""
     for _ in range(limit):
         message = decode_server(await ws.recv())  # type: ignore[arg-type]
-        if isinstance(message, kinds + (m.ErrorMessage,)):
+        if isinstance(message, (*kinds, m.ErrorMessage)):
             return message
     return None
 
@@ -243,6 +244,8 @@ class Witness:
         self.reports_sent = 0
         self.reports_taken = 0
         self.reporter_table = ""
+        self.reporters: list[tuple[ClientConnection, ClientConnection]] = []
+        self.phase = 0
         self.long_record = ""
         self.stop = False
 
@@ -271,20 +274,29 @@ class Witness:
             await asyncio.sleep(2.0)
         await ws.close()
 
-    async def report(self) -> None:
-        ws = await _hello(self.url, "reporter", HONEST[0])
+    async def new_table(self) -> None:
+        """A fresh table of two honest players for the next phase (the attack watches it)."""
+        self.phase += 1
+        # an address of its own each phase (127.0.0.10, .11, ...): an address's report
+        # budget is its own, and 127.0.0.1 is every other honest player's
+        source = f"127.0.0.{9 + self.phase}"
+        ws = await _hello(self.url, f"reporter{self.phase}", source)
         await ws.send(encode(m.CreateTable(overrides={"target_score": 500})))
         snap = await _until(ws, (m.Snapshot,))
         self.reporter_table = snap.table.code
-        other = await _hello(self.url, "reported", HONEST[0])
+        other = await _hello(self.url, f"reported{self.phase}", source)
         await other.send(encode(m.JoinTable(code=self.reporter_table)))
-        while not self.stop:
-            await ws.send(encode(m.Chat(code=self.reporter_table, text="/report rude")))
-            self.reports_sent += 1
-            reply = await _until(ws, (m.ChatMessage,))
-            if isinstance(reply, m.ChatMessage) and reply.name == "server":
-                self.reports_taken += 1
-            await asyncio.sleep(31.0)
+        await _until(other, (m.Snapshot,))
+        self.reporters.append((ws, other))
+
+    async def report(self) -> None:
+        """The seated reporter of this phase's table reports once."""
+        ws = self.reporters[-1][0]
+        await ws.send(encode(m.Chat(code=self.reporter_table, text="/report rude")))
+        self.reports_sent += 1
+        reply = await _until(ws, (m.ChatMessage,))
+        if isinstance(reply, m.ChatMessage) and reply.name == "server":
+            self.reports_taken += 1
 
     def take(self) -> dict[str, Any]:
         analyses, self.analyses = self.analyses, []
@@ -300,7 +312,13 @@ class Witness:
 
 
 def _store_bytes(path: str) -> int:
-    return sum(os.path.getsize(p) for p in (path, path + "-wal") if os.path.exists(p))
+    """The store's size in pages as a reader sees it (its WAL included, not the WAL's
+    own growth: the WAL file is reused and truncated, it is not data kept)."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        free = db.execute("PRAGMA freelist_count").fetchone()[0]
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+    return int((pages - free) * size)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -322,19 +340,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 asyncio.create_task(honest.play()),
                 asyncio.create_task(honest.ping()),
                 asyncio.create_task(witness.analyse()),
-                asyncio.create_task(witness.report()),
             ]
-            while not witness.reporter_table:
-                await asyncio.sleep(0.1)
             manager = multiprocessing.get_context("spawn").Manager()
             results = manager.dict()
-            info = manager.dict(
-                reporter_table=witness.reporter_table, long_record=witness.long_record
-            )
+            info = manager.dict(long_record=witness.long_record)
             phases: dict[str, Any] = {}
             for name in ("baseline", *args.attacks):
                 deadline = time.monotonic() + args.warmup + args.seconds
                 child = None
+                await witness.new_table()
+                info["reporter_table"] = witness.reporter_table
                 rss_start, store_start = rss_kib(server.pid), _store_bytes(db)
                 if name != "baseline":
                     child = multiprocessing.get_context("spawn").Process(
@@ -346,6 +361,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 honest.take()
                 witness.take()
                 rss = rss_start
+                await witness.report()
                 while time.monotonic() < deadline:
                     rss = max(rss, rss_kib(server.pid))
                     await asyncio.sleep(0.25)

@@ -175,8 +175,8 @@ class ServerConfig:
     # hardening 3 (issue 25): analyses, replies, creations and reports per address
     analysis_queue_limit: int = 16
     analysis_per_address: int = 3
-    reply_bytes_per_second_per_address: float = 64 * 1024.0
-    reply_bytes_burst_per_address: int = 1024 * 1024
+    reply_bytes_per_second_per_address: float = 32 * 1024.0
+    reply_bytes_burst_per_address: int = 512 * 1024
     creations_per_minute_per_address: float = 20.0
     creations_burst_per_address: int | None = None
     forfeits_per_hour: int | None = None
