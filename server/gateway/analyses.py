@@ -8,8 +8,10 @@ One job per record, seat and level, however many ask; each job keeps one list of
 waiters (a connection and the request ids it is owed), never a task per request. A
 connection may wait for one analysis at a time (asking again for the same one adds its
 request id, up to a few); an address for ``analysis_per_address`` at once; the server
-queues at most ``analysis_queue_limit`` jobs. Refusals: ``rate_limited`` (this
-connection or address is already waiting) and ``server_full`` (the queue is full).
+queues at most ``analysis_queue_limit`` jobs, beyond which only a seat of the game
+(a player of the table that played it, while it is in memory) is queued. Refusals:
+``rate_limited`` (this connection or address is already waiting) and ``server_full``
+(the queue is full).
 
 Analyses run one at a time (a bot worker stays free for the tables). The next job is
 the oldest one a seat of its game waits for (a player of the table that played it),
@@ -128,7 +130,9 @@ class AnalysisQueue:
             )
         job = self.jobs.get(key)
         if job is None:
-            if len(self.jobs) >= self.config.analysis_queue_limit:
+            # a seat of the game is queued even then (it waits for one at most)
+            full = len(self.jobs) >= self.config.analysis_queue_limit
+            if full and player_id not in seats:
                 raise RequestError(
                     "server_full", "the server has as many analyses queued as it takes"
                 )

@@ -165,7 +165,7 @@ def test_analysis_queue_is_bounded_with_server_full() -> None:
     async def test(server: RunningServer) -> None:
         gate = Gate()
         server.hub.services.bots.analyse = gate.analyse  # type: ignore[method-assign]
-        _, _, record_id = await finished_game(server, "10.0.0.1", "carol")
+        carol, _, record_id = await finished_game(server, "10.0.0.1", "carol")
         keys = [(0, "easy"), (0, "normal"), (0, "hard"), (1, "easy")]
         got = []
         for n, (seat, level) in enumerate(keys):
@@ -173,6 +173,10 @@ def test_analysis_queue_is_bounded_with_server_full() -> None:
             await client.send(m.GetAnalysis(record_id=record_id, seat=seat, level=level, id=1))
             got.append(codes(await sync(client)))
         assert got == [[], [], [], ["server_full"]]
+        # a seat of the game is queued all the same
+        await carol.send(m.GetAnalysis(record_id=record_id, seat=1, level="hard", id=2))
+        assert codes(await sync(carol)) == []
+        assert len(server.hub.services.analyses.jobs) == 4
 
     run(test, analysis_queue_limit=3, **PROXIED)
 
