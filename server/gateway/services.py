@@ -6,9 +6,12 @@ analyses, ping.
 
 Chat is cleaned like a name (nothing that forges a screen), limited in length and rate,
 refused for a muted player, and sent to the table's whole audience; a line starting with
-``/report`` goes to the host only (logged and kept with the table's recent chat). An
-analysis is worked out once per record, seat and level however many ask, one at a time
-(a bot worker stays free for the tables), and cached in the store.
+``/report`` goes to the host only (logged and kept with the table's recent chat), within
+the budgets of :mod:`server.ops.report_budget`. An analysis is worked out once per
+record, seat and level however many ask, one at a time, through the bounded queue of
+:mod:`server.gateway.analyses`, and cached in the store. Records and analyses are sent
+within a byte budget per address (:mod:`server.gateway.egress`; ``rate_limited``
+beyond it).
 """
 
 from __future__ import annotations
