@@ -106,6 +106,21 @@ class ServerConfig:
       :mod:`server.store.retention`).
     - ``store_retry_seconds``: after the store failed to commit (a full disk), how long a
       game waits before the server moves on in it again (deals, bots).
+    - ``analysis_queue_limit``/``analysis_per_address``: analyses waiting to be worked
+      out (one queue for the server; more are refused with ``server_full``), and requests
+      for them one address may have waiting (each connection at most one analysis;
+      more are refused with ``rate_limited``).
+    - ``reply_bytes_per_second_per_address``/``reply_bytes_burst_per_address``: bytes of
+      ``record`` and ``analysis`` answers one address may be sent (a token bucket);
+      beyond it ``get_record``/``get_analysis`` are refused with ``rate_limited``.
+    - ``creations_per_minute_per_address``/``creations_burst_per_address``: tables one
+      address may create (beyond: ``rate_limited``; burst ``None``: a fifth of the
+      tables one address may hold, at least 20).
+    - ``forfeits_per_hour``: games one player (or, at a bot table, its creator's
+      address) may give up within an hour; beyond it they may not create tables until
+      the hour has moved on (``rate_limited``; ``None``: as the burst above; ``0``: no
+      limit). A game given up before any player acted keeps its record in memory
+      while its table lives, never stored.
     """
 
     host: str = "127.0.0.1"
@@ -165,6 +180,14 @@ class ServerConfig:
     reclaim_days: float = 7.0
     keep_analyses_days: float = 30.0
     retention_interval_seconds: float = 3600.0
+    # hardening 3 (issue 25): analyses, replies, creations and reports per address
+    analysis_queue_limit: int = 16
+    analysis_per_address: int = 3
+    reply_bytes_per_second_per_address: float = 32 * 1024.0
+    reply_bytes_burst_per_address: int = 512 * 1024
+    creations_per_minute_per_address: float = 20.0
+    creations_burst_per_address: int | None = None
+    forfeits_per_hour: int | None = None
 
     @property
     def database(self) -> str:

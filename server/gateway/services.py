@@ -6,14 +6,16 @@ analyses, ping.
 
 Chat is cleaned like a name (nothing that forges a screen), limited in length and rate,
 refused for a muted player, and sent to the table's whole audience; a line starting with
-``/report`` goes to the host only (logged and kept with the table's recent chat). An
-analysis is worked out once per record, seat and level however many ask, one at a time
-(a bot worker stays free for the tables), and cached in the store.
+``/report`` goes to the host only (logged and kept with the table's recent chat), within
+the budgets of :mod:`server.ops.report_budget`. An analysis is worked out once per
+record, seat and level however many ask, one at a time, through the bounded queue of
+:mod:`server.gateway.analyses`, and cached in the store. Records and analyses are sent
+within a byte budget per address (:mod:`server.gateway.egress`; ``rate_limited``
+beyond it).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,7 +27,9 @@ from protocol.text import TextError, clean_chat
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
-from server.gateway.session import Session, error_message
+from server.gateway.analyses import AnalysisQueue
+from server.gateway.egress import ByteBudget
+from server.gateway.session import Session
 from server.lobby.players import Player
 from server.lobby.registry import Elsewhere, Rooms
 from server.logs import event
@@ -43,7 +47,9 @@ class _Moderation(Protocol):
     muted: set[str]
     recent_chat: Any
 
-    def may_report(self, player_id: str, now: float) -> bool: ...
+    def report_refusal(
+        self, player_id: str, now: float, address: str, table: str, seated: bool
+    ) -> str | None: ...
 
     def report(self, report: dict[str, Any]) -> None: ...
 
@@ -66,8 +72,15 @@ class Services:
     metrics: _Metrics
     now: Callable[[], float]
     spawn: Callable[[Awaitable[None]], object]
-    analyses: dict[tuple[str, int, str], asyncio.Future[str]] = field(default_factory=dict)
-    analysis_slot: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
+    analyses: AnalysisQueue = field(init=False)
+    egress: ByteBudget = field(init=False)
+
+    def __post_init__(self) -> None:
+        config = self.config
+        self.egress = ByteBudget(
+            config.reply_bytes_per_second_per_address, config.reply_bytes_burst_per_address
+        )
+        self.analyses = AnalysisQueue(config, self.store, self.bots, sent=self._sent)
 
     # ---- chat -----------------------------------------------------------------------
 
@@ -87,10 +100,12 @@ class Services:
             self.metrics.refused("chat")
             raise RequestError("rate_limited", "too much chat; slow down")
         if is_report(text):  # for the host only: the table never sees it
-            if not self.moderation.may_report(player.id, self.now()):
-                raise RequestError(
-                    "rate_limited", "your last report was only just sent: try again later"
-                )
+            refusal = self.moderation.report_refusal(
+                player.id, self.now(), session.address, room.code, index is not None
+            )
+            if refusal is not None:
+                self.metrics.refused("report")
+                raise RequestError("rate_limited", refusal)
             self._report(session, player, room, index, text[len(REPORT_PREFIX) :].strip())
             return None
         if player.id in self.moderation.muted:
@@ -134,54 +149,61 @@ class Services:
 
     # ---- records and analyses -------------------------------------------------------
 
+    def _check_egress(self, session: Session) -> None:
+        """Refuse a large answer while the address has spent its byte budget."""
+        now = self.now()
+        if not self.egress.allows(session.address, now):
+            self.metrics.refused("reply_bytes")
+            wait = self.egress.seconds_until_allowed(session.address, now)
+            raise RequestError(
+                "rate_limited",
+                f"your address was sent its share of records and analyses for now; "
+                f"try again in {wait:.0f} s",
+            )
+
+    def _sent(self, address: str, size: int) -> None:
+        self.egress.spend(address, size, self.now())
+
     def get_record(self, session: Session, player: Player, message: m.GetRecord) -> None:
-        text = self.store.record_json(message.record_id)
+        self._check_egress(session)
+        text = self._record_json(message.record_id)
         if text is None:
             raise RequestError("record_not_available", "no finished game has this record id (yet)")
         session.send(m.RecordMessage(record_id=message.record_id, record_json=text, id=message.id))
+        self._sent(session.address, len(text))
 
     def get_analysis(self, session: Session, player: Player, message: m.GetAnalysis) -> None:
-        """Protocol 1.1 (the gateway refuses it from a 1.0 connection)."""
-        record_json = self.store.record_json(message.record_id)
+        """Protocol 1.1 (the gateway refuses it from a 1.0 connection). Raises
+        ``record_not_available``, ``rate_limited`` or ``server_full`` (see
+        :mod:`server.gateway.analyses`)."""
+        self._check_egress(session)
+        record_json = self._record_json(message.record_id)
         if record_json is None:
             raise RequestError("record_not_available", "no finished game has this record id (yet)")
         key = (message.record_id, message.seat, message.level)
         cached = self.store.analysis_json(*key)
         if cached is not None:
             session.send(_analysis_message(message, cached))
+            self._sent(session.address, len(cached))
             return
-        work = self.analyses.get(key)
-        if work is None:  # one analysis per record, seat and level, however many ask
-            work = asyncio.ensure_future(self._analyse(record_json, *key))
-            self.analyses[key] = work
-            work.add_done_callback(lambda _: self.analyses.pop(key, None))
-        self.spawn(self._answer_analysis(session, message, work))
+        self.analyses.ask(session, player.id, message, record_json, self._seats_of(key[0]))
 
-    async def _analyse(self, record_json: str, record_id: str, seat: int, level: str) -> str:
-        async with self.analysis_slot:  # one at a time: a bot worker stays free for the tables
-            text = await self.bots.analyse(record_json, seat, level)
-        self.store.save_analysis(record_id, seat, level, text)
-        return text
+    def _record_json(self, record_id: str) -> str | None:
+        """A stored record, or a live table's game given up unplayed (kept in memory)."""
+        text = self.store.record_json(record_id)
+        return text if text is not None else self.rooms.unkept_record(record_id)
 
-    async def _answer_analysis(
-        self, session: Session, message: m.GetAnalysis, work: asyncio.Future[str]
-    ) -> None:
-        try:
-            text = await asyncio.shield(work)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("record %s: the analysis failed", message.record_id)
-            session.send(
-                error_message("internal_error", "the analysis failed", message.type, message.id)
-            )
-            return
-        session.send(_analysis_message(message, text))
+    def _seats_of(self, record_id: str) -> set[str]:
+        """The players seated at the table whose last game is ``record_id`` (if in memory)."""
+        seats: set[str] = set()
+        for room in self.rooms:
+            if room.table.record_id == record_id:
+                seats.update(s.player_id for s in room.seats if s.player_id is not None)
+        return seats
 
     def cancel(self) -> None:
         """The server is closing: analyses under way are called off."""
-        for work in list(self.analyses.values()):
-            work.cancel()
+        self.analyses.cancel()
 
     def ping(self, session: Session, player: Player, message: m.Ping) -> None:
         session.send(m.Pong(nonce=message.nonce, id=message.id))

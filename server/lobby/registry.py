@@ -17,8 +17,10 @@ table whose stored data cannot be read or replayed is left out and logged by cod
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
@@ -27,6 +29,7 @@ from protocol import messages as m
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
+from server.lobby.churn import Churn
 from server.lobby.players import Players
 from server.rooms.clock import LoopClock
 from server.rooms.ports import Clock, Listener, RoomMetrics
@@ -89,6 +92,9 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self.closing = False
         self._bot_slots: dict[str, asyncio.Semaphore] = {}
+        self.churn = Churn(config)  # creations and forfeits, per address and player
+        self._unkept: dict[str, str] = {}  # record id -> record JSON (unplayed, in memory)
+        self._unkept_of: dict[str, str] = {}  # table code -> its unkept record's id
 
     def __len__(self) -> int:
         return len(self.rooms)
@@ -109,6 +115,8 @@ class Rooms:
         self._touched(code)
 
     def seated(self, player_id: str, code: str) -> None:
+        if code not in self.rooms:  # creating a table: not after many games given up
+            self.churn.check_player(player_id, time.monotonic())
         player = self.players.get(player_id)
         if player is not None:
             self.players.keep(player)
@@ -164,9 +172,36 @@ class Rooms:
                 return code
 
     def create(self, table: Table, address: str | None) -> Room:
+        """A room for ``table``; ``address`` created it (``None``: loaded from the store).
+
+        Raises ``rate_limited`` when ``address`` created too many tables lately or gave
+        up too many games (:mod:`server.lobby.churn`)."""
+        if address is not None:
+            self.churn.check_create(address, time.monotonic())
         room = Room(table, self, self._clock())
         room.address = address
+        room.forfeited = functools.partial(self._forfeited, room)
         return room
+
+    def _forfeited(self, room: Room, loser: str | None, record_id: str, unkept: str | None) -> None:
+        """A game at ``room`` was given up by ``loser``: counted (against the creator's
+        address too at a bot table); a record nobody played (``unkept``) is kept in
+        memory until the table leaves it, never stored."""
+        bot_table = any(seat.kind == "bot" for seat in room.seats)
+        self.churn.forfeited(loser, room.address if bot_table else None, time.monotonic())
+        if unkept is not None:
+            self._forget_unkept(room.code)
+            self._unkept_of[room.code] = record_id
+            self._unkept[record_id] = unkept
+
+    def _forget_unkept(self, code: str) -> None:
+        record_id = self._unkept_of.pop(code, None)
+        if record_id is not None:
+            self._unkept.pop(record_id, None)
+
+    def unkept_record(self, record_id: str) -> str | None:
+        """The record of a live table's game given up unplayed (JSON), or ``None``."""
+        return self._unkept.get(record_id)
 
     def register(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -180,6 +215,7 @@ class Rooms:
         room = self.rooms.pop(code, None)
         if room is None:
             return []
+        self._forget_unkept(code)
         room.dispose()
         audience = [listener for _, listener in room.audience()]
         for listener in audience:

@@ -7,8 +7,9 @@
 Bans and mutes are kept in ``spades.db.moderation.json`` beside the store (mode 0600,
 replaced atomically), reports in ``spades.db.reports.jsonl`` (a line each, cut back to
 the newest 1000 now and then), so they survive a restart; with an in-memory store they
-last as long as the process. A player may report once every 30 s, and the whole server
-takes at most one report every 2 s (bursts of 20), so reports cannot fill the disk.
+last as long as the process. A player may report once every 30 s, an address and the
+spectators of a table have budgets of their own, and a seat of a game is never refused
+for what others sent (:mod:`server.ops.report_budget`).
 The host changes them with ``spades admin`` (:mod:`server.ops.admin`).
 """
 
@@ -27,7 +28,7 @@ from typing import Any, Final
 
 from server.config import ServerConfig
 from server.errors import ServerError
-from server.limits import TokenBucket
+from server.ops.report_budget import ReportBudget
 
 __all__ = [
     "RECENT_CHAT_LINES",
@@ -44,9 +45,6 @@ log = logging.getLogger("server")
 REPORT_PREFIX: Final = "/report"
 RECENT_CHAT_LINES: Final = 10
 _KEPT_REPORTS: Final = 1000
-REPORT_COOLDOWN_SECONDS: Final = 30.0  # one report per player per 30 s
-_REPORTS_PER_SECOND: Final = 0.5  # and the whole server's: the file cannot be flooded
-_REPORT_BURST: Final = 20
 _CHAT_TABLES: Final = 2000  # tables whose recent chat is remembered (for reports)
 
 
@@ -80,8 +78,7 @@ class Moderation:
         self.reports: list[dict[str, Any]] = []
         self.recent_chat: OrderedDict[str, deque[str]] = OrderedDict()
         self._networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
-        self._last_report: dict[str, float] = {}  # player id -> when they last reported
-        self._report_budget = TokenBucket(_REPORTS_PER_SECOND, _REPORT_BURST, now=0.0)
+        self.report_budget = ReportBudget()  # per player, address, table (report_budget.py)
         # reports are appended to a file of their own (a line each): a report never
         # rewrites the bans, and the file is cut back to the newest reports now and then
         self.reports_path: str | None = None
@@ -192,21 +189,16 @@ class Moderation:
         lines.append(f"{name}: {text}")
 
     def may_report(self, player_id: str, now: float) -> bool:
-        """Whether ``player_id`` may report now (and, if so, count it): one report per
-        player per ``REPORT_COOLDOWN_SECONDS``, and a budget for the whole server."""
-        last = self._last_report.get(player_id)
-        if last is not None and now - last < REPORT_COOLDOWN_SECONDS:
-            return False
-        if not self._report_budget.take(now):
-            return False
-        if len(self._last_report) > 10_000:  # forget the cooldowns that are over
-            self._last_report = {
-                key: when
-                for key, when in self._last_report.items()
-                if now - when < REPORT_COOLDOWN_SECONDS
-            }
-        self._last_report[player_id] = now
-        return True
+        """Whether ``player_id`` (a spectator, address unknown) may report now (and, if
+        so, count it); see :meth:`report_refusal`."""
+        return self.report_refusal(player_id, now) is None
+
+    def report_refusal(
+        self, player_id: str, now: float, address: str = "", table: str = "", seated: bool = False
+    ) -> str | None:
+        """Why a report is refused now (the budget that refused, truthfully), or ``None``
+        (then it is counted): :class:`server.ops.report_budget.ReportBudget`."""
+        return self.report_budget.refusal(player_id, now, address, table, seated)
 
     def report(self, report: dict[str, Any]) -> None:
         """Keep ``report`` (in memory, and a line in the reports file)."""

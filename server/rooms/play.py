@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from engine import (
@@ -52,6 +54,9 @@ class Stage(Protocol):
     table: Table
     humans_gone_at: float | None
     address: str | None  # whose bot work this is (one decision at a time per address)
+    # a game given up by a seat: (its player id, the record id and the record's JSON
+    # when nobody had acted: that record is not stored)
+    forfeited: Callable[[str | None, str, str | None], None]
 
     @property
     def code(self) -> str: ...
@@ -368,8 +373,16 @@ class Play:
         table = self.table
         table.status = "finished"
         record_id = secrets.token_urlsafe(12)
+        # a game given up before any player acted (no action with a seq) is kept no
+        # longer than its table, in memory only: create-and-leave in a loop would
+        # otherwise store a record per cycle, kept for a year
         record = game_record(state)  # a forfeited game's record is simply unfinished
-        self.host.store.save_record(record_id, table.code, table.game_no, record)
+        unplayed = reason == "forfeit" and not any(seat.seqs for seat in table.seats)
+        if not unplayed:
+            self.host.store.save_record(record_id, table.code, table.game_no, record)
+        if reason == "forfeit" and winner is not None:
+            loser = table.seats[1 - winner].player_id
+            self.room.forfeited(loser, record_id, json.dumps(record) if unplayed else None)
         table.record_id = record_id
         for seat in table.seats:
             seat.rematch = seat.kind == "bot"

@@ -20,6 +20,7 @@ spectators and each connection's ``watching`` in step.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from engine import Action, GameState, PlayerAction, RuleSet
 from protocol import messages as m
@@ -44,6 +45,10 @@ class Room:
         self.clock = clock
         self.spectators: set[Listener] = set()
         self.address: str | None = None  # the network address that created it (not stored)
+        # told of a game given up (the loser's player id, the record id, and the record
+        # when nobody had acted: kept in memory only): the registry counts it and keeps
+        # such a record while the table lives (server/lobby/churn.py)
+        self.forfeited: Callable[[str | None, str, str | None], None] = lambda *given: None
         self.humans_gone_at: float | None = None  # since when no human here is connected
         self.play = Play(self, host, clock)
 

@@ -1,0 +1,218 @@
+"""The analysis queue: ``get_analysis`` work, bounded and shared fairly.
+
+    queue = AnalysisQueue(config, store, bots, sent=budget_spend)
+    queue.ask(session, player_id, message, record_json, seats)   # raises RequestError
+    queue.cancel()                                               # the server is closing
+
+One job per record, seat and level, however many ask; each job keeps one list of
+waiters (a connection and the request ids it is owed), never a task per request. A
+connection may wait for one analysis at a time (asking again for the same one adds its
+request id, up to a few); an address for ``analysis_per_address`` at once; the server
+queues at most ``analysis_queue_limit`` jobs, beyond which only a seat of the game
+(a player of the table that played it, while it is in memory) is queued. Refusals:
+``rate_limited`` (this connection or address is already waiting) and ``server_full``
+(the queue is full).
+
+Analyses run one at a time (a bot worker stays free for the tables). The next job is
+the oldest one a seat of its game waits for (a player of the table that played it),
+else the oldest. Waiters whose connection closed are dropped before each job starts
+and before each new request is counted, and a queued job nobody waits for any more is
+dropped unworked; a job already in a worker finishes and is cached (a worker process
+cannot be stopped half way).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from protocol import messages as m
+from server.bots import BotRunner
+from server.config import ServerConfig
+from server.errors import RequestError
+from server.gateway.session import Session, error_message
+from server.store import Storage
+
+__all__ = ["AnalysisKey", "AnalysisQueue"]
+
+log = logging.getLogger("server")
+
+AnalysisKey = tuple[str, int, m.BotLevel]  # record id, seat, level
+
+_IDS_PER_WAITER = 4  # the same analysis asked again on one connection: answered this often
+
+
+@dataclass
+class _Waiter:
+    session: Session
+    address: str
+    player_id: str
+    ids: list[int | None] = field(default_factory=list)
+
+
+@dataclass
+class _Job:
+    key: AnalysisKey
+    record_json: str
+    seats: frozenset[str]
+    waiters: dict[int, _Waiter] = field(default_factory=dict)  # by session id
+
+    @property
+    def for_a_seat(self) -> bool:
+        return any(w.player_id in self.seats for w in self.waiters.values())
+
+
+class AnalysisQueue:
+    """The server's queue of analyses (see the module)."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Storage,
+        bots: BotRunner,
+        sent: Callable[[str, int], None] = lambda address, size: None,
+    ) -> None:
+        self.config = config
+        self.sent = sent  # bytes of an answer sent to an address (its byte budget)
+        self.store = store
+        self.bots = bots
+        self.jobs: dict[AnalysisKey, _Job] = {}  # queued, oldest first (the running one too)
+        self.running: AnalysisKey | None = None
+        self._by_session: dict[int, _Job] = {}
+        self._worker: asyncio.Task[None] | None = None
+        self.worked = 0  # analyses worked out (for tests and the bench)
+        self.dropped = 0  # queued jobs dropped because nobody waited any more
+
+    # ---- asking -------------------------------------------------------------------
+
+    def ask(
+        self,
+        session: Session,
+        player_id: str,
+        message: m.GetAnalysis,
+        record_json: str,
+        seats: Collection[str],
+    ) -> None:
+        """Queue ``message``'s analysis for ``session`` (answered when worked out).
+
+        Raises :class:`RequestError` ``rate_limited`` (this connection waits for another
+        analysis, or asked this one too often; this address waits for enough) or
+        ``server_full`` (the queue is full)."""
+        self.prune()
+        key = (message.record_id, message.seat, message.level)
+        mine = self._by_session.get(session.id)
+        if mine is not None:
+            if mine.key != key:
+                raise RequestError(
+                    "rate_limited",
+                    "this connection already waits for an analysis: one at a time",
+                )
+            waiter = mine.waiters[session.id]
+            if len(waiter.ids) >= _IDS_PER_WAITER:
+                raise RequestError("rate_limited", "this analysis was asked for often enough")
+            waiter.ids.append(message.id)
+            return
+        address = session.address
+        waiting = sum(
+            1
+            for job in self.jobs.values()
+            for waiter in job.waiters.values()
+            if waiter.address == address
+        )
+        if waiting >= self.config.analysis_per_address:
+            raise RequestError(
+                "rate_limited",
+                f"your address already waits for {waiting} analyses; ask when one is done",
+            )
+        job = self.jobs.get(key)
+        if job is None:
+            # a seat of the game is queued even then (it waits for one at most)
+            full = len(self.jobs) >= self.config.analysis_queue_limit
+            if full and player_id not in seats:
+                raise RequestError(
+                    "server_full", "the server has as many analyses queued as it takes"
+                )
+            job = self.jobs[key] = _Job(key, record_json, frozenset(seats))
+        job.waiters[session.id] = _Waiter(session, address, player_id, [message.id])
+        self._by_session[session.id] = job
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.get_running_loop().create_task(self._work())
+
+    def waiting(self) -> int:
+        """Requests waiting (connections), for tests and the bench."""
+        return sum(len(job.waiters) for job in self.jobs.values())
+
+    def prune(self) -> None:
+        """Drop the waiters of closed connections, and queued jobs nobody waits for."""
+        for session_id, job in list(self._by_session.items()):
+            waiter = job.waiters.get(session_id)
+            if waiter is None or waiter.session.closed:
+                job.waiters.pop(session_id, None)
+                del self._by_session[session_id]
+        for key, job in list(self.jobs.items()):
+            if not job.waiters and key != self.running:
+                del self.jobs[key]
+                self.dropped += 1
+
+    # ---- working ------------------------------------------------------------------
+
+    def _next(self) -> _Job | None:
+        self.prune()
+        first = None
+        for job in self.jobs.values():
+            if job.for_a_seat:
+                return job
+            if first is None:
+                first = job
+        return first
+
+    async def _work(self) -> None:
+        while (job := self._next()) is not None:
+            self.running = job.key
+            try:
+                text = await self.bots.analyse(job.record_json, job.key[1], job.key[2])
+                self.store.save_analysis(*job.key, text)
+                self.worked += 1
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("record %s: the analysis failed", job.key[0])
+                self._answer(job, None)
+            else:
+                self._answer(job, text)
+            finally:
+                self.running = None
+                self.jobs.pop(job.key, None)
+
+    def _answer(self, job: _Job, text: str | None) -> None:
+        record_id, seat, level = job.key
+        for session_id, waiter in job.waiters.items():
+            self._by_session.pop(session_id, None)
+            for req_id in waiter.ids:
+                if text is None:
+                    reply: BaseModel = error_message(
+                        "internal_error", "the analysis failed", "get_analysis", req_id
+                    )
+                else:
+                    reply = m.AnalysisMessage(
+                        record_id=record_id,
+                        seat=seat,
+                        level=level,
+                        analysis_json=text,
+                        id=req_id,
+                    )
+                waiter.session.send(reply)
+                if text is not None and not waiter.session.closed:
+                    self.sent(waiter.address, len(text))
+        job.waiters.clear()
+
+    def cancel(self) -> None:
+        """The server is closing: the queue is dropped, the analysis under way abandoned."""
+        if self._worker is not None:
+            self._worker.cancel()
+        self.jobs.clear()
+        self._by_session.clear()
