@@ -81,10 +81,14 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "game_over": "The game at this table is over: ask for a `rematch`, or `leave`.",
     "rate_limited": "Too many messages (or chat lines) too quickly; the request was dropped. "
     "Slow down and send it again later: after 20 refusals in a row (the server's default), "
-    "the next message over the budget closes the connection (close code 1008).",
+    "the next message over the budget closes the connection (close code 1008). Also sent when "
+    "a per-address budget is spent: tables created, games given up within the hour, `/report` "
+    "lines, analyses waiting (one per connection, three per address), or bytes of `record` and "
+    "`analysis` answers; the message says which, and when to try again.",
     "chat_too_long": "The chat line is longer than the server allows (200 characters by default).",
     "server_full": "The server holds as many connections or tables as it can, or you sit at "
-    "as many tables as one player may. Try again later.",
+    "as many tables as one player may, or the queue of analyses is full (the players of the "
+    "game's own table may still queue). Try again later.",
     "record_not_available": "No finished game has this `record_id` (yet).",
     "internal_error": "The server failed on this request (a bug); the request had no effect.",
     "banned": "The host of this server banned this name (at `hello`) or this network address "
