@@ -3,6 +3,10 @@
     python3 bench/strength.py --a hard --b easy --pairs 500 --workers 2
     python3 bench/strength.py --a easy --b random --pairs 500
     python3 bench/strength.py --a hard --b normal --sprt 0.5 0.6 --pairs 400 --max-wall 3600
+    python3 bench/strength.py --a hard --b pimc --pairs 40 --workers 1    # or --b ismcts
+
+A side is a bot level, a reference opponent of ``bench/reference`` (``ismcts``, ``pimc``:
+not bot levels, see there) or ``random``.
 
 Fixed-size mode plays ``--pairs`` pairs. SPRT mode (``--sprt P0 P1``) plays pairs in seed
 order until the test decides (H0: A's win rate is ``P0``, H1: it is ``P1``; ``--alpha``
@@ -20,8 +24,9 @@ busy machine). The last line printed is one JSON object:
 games, wins of each side, A's win rate with a 95% interval (over pairs, draws count half),
 the mean per-hand score difference A - B with its interval, decision times per level,
 and per level: the share of non-nil bids made, bags per hand, nil and blind nil bid rates
-and their success rates, and the share of the opponent's nils (blind or not) it set. In
-SPRT mode also the verdict, the LLR, its bounds and the pentanomial counts.
+and their success rates (nils made and set, blind nils made), and the share of the
+opponent's nils (blind or not) it set. In SPRT mode also the verdict, the LLR, its
+bounds and the pentanomial counts.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.reference import REFERENCES, ReferencePlayer, make_reference
 from bench.sprt import (
     pair_score,
     pentanomial_counts,
@@ -51,7 +57,7 @@ from engine import Deal, GameState, HandResult, Phase, RuleSet
 from engine.actions import Action
 from engine.bot import LEVELS, Bot
 
-SIDES = (*LEVELS, "random")
+SIDES = (*LEVELS, *REFERENCES, "random")
 
 
 @dataclass
@@ -84,11 +90,13 @@ def play_game(
 ) -> GameResult:
     sides = [side_a, side_b] if a_seat == 0 else [side_b, side_a]
     its = [iterations[0], iterations[1]] if a_seat == 0 else [iterations[1], iterations[0]]
-    players: list[Bot | random.Random] = []
+    players: list[Bot | ReferencePlayer | random.Random] = []
     for seat, side in enumerate(sides):
         bot_seed = int.from_bytes(_seed(base, pair, 1000 + seat)[:8], "big")
         if side == "random":
             players.append(random.Random(bot_seed))
+        elif side in REFERENCES:
+            players.append(make_reference(side, seed=bot_seed, iterations=its[seat]))
         else:
             players.append(Bot(side, seed=bot_seed, iterations=its[seat]))
     state = GameState(rules)
@@ -109,7 +117,7 @@ def play_game(
         view = state.view_for(seat)
         player = players[seat]
         action: Action
-        if isinstance(player, Bot):
+        if isinstance(player, (Bot, ReferencePlayer)):
             legal = view.legal_actions()
             start = time.perf_counter()
             cpu_start = time.process_time()
@@ -152,6 +160,7 @@ _BID_KEYS = (
     "blind_made",
     "opp_nils",
     "opp_nils_set",
+    "nils_set",
 )
 
 
@@ -168,6 +177,7 @@ def _tally_hand(
     elif bid == 0:
         tally["nils"] += 1
         tally["nils_made"] += taken == 0
+        tally["nils_set"] += taken > 0
     elif bid is not None:
         tally["bids"] += 1
         tally["made"] += taken >= bid
@@ -221,9 +231,12 @@ def bidding_report(tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, ob
             "bags_per_hand": _ratio(tally["bags"], hands),
             "nil_bids": tally["nils"],
             "nil_bid_rate": _ratio(tally["nils"], hands),
+            "nils_made": tally["nils_made"],
+            "nils_set": tally["nils_set"],
             "nil_success": _ratio(tally["nils_made"], tally["nils"]),
             "blind_nils": tally["blind_nils"],
             "blind_nil_rate": _ratio(tally["blind_nils"], hands),
+            "blind_nils_made": tally["blind_made"],
             "blind_nil_success": _ratio(tally["blind_made"], tally["blind_nils"]),
             "opponent_nils": tally["opp_nils"],
             "opponent_nils_set": _ratio(tally["opp_nils_set"], tally["opp_nils"]),
