@@ -39,7 +39,7 @@ from engine.game import PlayerView, legal_play_mask
 
 __all__ = ["IsmctsPlayer"]
 
-ITERATIONS: Final = 30_000
+ITERATIONS: Final = 26_000
 """Iterations per card decision at full effort (set so that its p95 CPU time matches
 ``hard``'s as served)."""
 BID_SAMPLES: Final = 4000
