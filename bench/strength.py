@@ -4,6 +4,7 @@
     python3 bench/strength.py --a easy --b random --pairs 500
     python3 bench/strength.py --a hard --b normal --sprt 0.5 0.6 --pairs 400 --max-wall 3600
     python3 bench/strength.py --a hard --b pimc --pairs 40 --workers 1    # or --b ismcts
+    python3 bench/strength.py --a hard --b hard --set-a fog=false --pairs 40 --max-hands 1
 
 A side is a bot level, a reference opponent of ``bench/reference`` (``ismcts``, ``pimc``:
 not bot levels, see there) or ``random``.
@@ -40,7 +41,7 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -87,9 +88,12 @@ def play_game(
     rules: RuleSet,
     iterations: tuple[int | None, int | None],
     max_hands: int,
+    tweaks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> GameResult:
+    labels = side_labels(side_a, side_b, tweaks)
     sides = [side_a, side_b] if a_seat == 0 else [side_b, side_a]
     its = [iterations[0], iterations[1]] if a_seat == 0 else [iterations[1], iterations[0]]
+    seat_tweaks = [tweaks[0], tweaks[1]] if a_seat == 0 else [tweaks[1], tweaks[0]]
     players: list[Bot | ReferencePlayer | random.Random] = []
     for seat, side in enumerate(sides):
         bot_seed = int.from_bytes(_seed(base, pair, 1000 + seat)[:8], "big")
@@ -98,7 +102,11 @@ def play_game(
         elif side in REFERENCES:
             players.append(make_reference(side, seed=bot_seed, iterations=its[seat]))
         else:
-            players.append(Bot(side, seed=bot_seed, iterations=its[seat]))
+            bot = Bot(side, seed=bot_seed, iterations=its[seat])
+            if seat_tweaks[seat] and bot.config is not None:
+                bot.config = replace(bot.config, **parse_tweaks(seat_tweaks[seat]))
+            players.append(bot)
+    sides = [labels[0], labels[1]] if a_seat == 0 else [labels[1], labels[0]]
     state = GameState(rules)
     times: dict[str, list[float]] = {}
     play_times: dict[str, list[float]] = {}
@@ -187,14 +195,59 @@ def _tally_hand(
         tally["opp_nils_set"] += result.tricks[other] > 0
 
 
-Job = tuple[int, str, str, int, dict[str, object], tuple[int | None, int | None], int]
+Job = tuple[
+    int,
+    str,
+    str,
+    int,
+    dict[str, object],
+    tuple[int | None, int | None],
+    int,
+    tuple[tuple[str, ...], tuple[str, ...]],
+]
+
+
+def parse_tweaks(items: tuple[str, ...]) -> dict[str, object]:
+    """``("fog=0", "bid_spread=1.5")`` as :class:`engine.bot.search.SearchConfig` field
+    values (``true``/``false``, ints, floats). Raises :class:`ValueError` for an item
+    without ``=`` or a field the config does not have."""
+    from engine.bot.search import SearchConfig
+
+    fields = set(SearchConfig.__dataclass_fields__)
+    values: dict[str, object] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or key not in fields:
+            raise ValueError(f"not a FIELD=VALUE of SearchConfig: {item!r}")
+        value: object
+        if text.lower() in ("true", "false"):
+            value = text.lower() == "true"
+        else:
+            try:
+                value = int(text)
+            except ValueError:
+                value = float(text)
+        values[key] = value
+    return values
+
+
+def side_labels(
+    side_a: str, side_b: str, tweaks: tuple[tuple[str, ...], tuple[str, ...]]
+) -> tuple[str, str]:
+    """The names the report uses for the two sides (a tweaked level shows its tweaks;
+    two equal names get ``/a`` and ``/b``)."""
+    label_a = side_a + (f"[{','.join(tweaks[0])}]" if tweaks[0] else "")
+    label_b = side_b + (f"[{','.join(tweaks[1])}]" if tweaks[1] else "")
+    if label_a == label_b:
+        return label_a + "/a", label_b + "/b"
+    return label_a, label_b
 
 
 def _run_pair(job: Job) -> list[GameResult]:
-    pair, side_a, side_b, base, rule_dict, iterations, max_hands = job
+    pair, side_a, side_b, base, rule_dict, iterations, max_hands, tweaks = job
     rules = RuleSet.from_dict(dict(rule_dict))
     return [
-        play_game(pair, a_seat, side_a, side_b, base, rules, iterations, max_hands)
+        play_game(pair, a_seat, side_a, side_b, base, rules, iterations, max_hands, tweaks)
         for a_seat in (0, 1)
     ]
 
@@ -269,6 +322,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations-b", type=int, default=None)
     parser.add_argument("--max-hands", type=int, default=60, help="hand cap per game")
     parser.add_argument(
+        "--set-a",
+        nargs="*",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="override fields of A's search config (a lever measured alone)",
+    )
+    parser.add_argument("--set-b", nargs="*", default=[], metavar="FIELD=VALUE")
+    parser.add_argument(
         "--sprt",
         type=float,
         nargs=2,
@@ -291,8 +352,11 @@ def main(argv: list[str] | None = None) -> None:
         args.iterations_a if args.iterations_a is not None else args.iterations,
         args.iterations_b if args.iterations_b is not None else args.iterations,
     )
+    tweaks = (tuple(args.set_a), tuple(args.set_b))
+    for items in tweaks:
+        parse_tweaks(items)  # fail early on a bad field
     jobs = (
-        (pair, args.a, args.b, args.seed, rules.to_dict(), iterations, args.max_hands)
+        (pair, args.a, args.b, args.seed, rules.to_dict(), iterations, args.max_hands, tweaks)
         for pair in range(args.pairs)
     )
     sprt: dict[str, object] | None = None
@@ -417,6 +481,8 @@ def main(argv: list[str] | None = None) -> None:
     report = {
         "a": args.a,
         "b": args.b,
+        "set_a": args.set_a,
+        "set_b": args.set_b,
         "preset": args.preset,
         "target_score": rules.target_score,
         "iterations": list(iterations),
