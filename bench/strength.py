@@ -59,6 +59,8 @@ from engine.actions import Action
 from engine.bot import LEVELS, Bot
 
 SIDES = (*LEVELS, *REFERENCES, "random")
+Tweaks = tuple[tuple[str, ...], tuple[str, ...]]
+"""Per side, ``FIELD=VALUE`` overrides of its search config (``--set-a``, ``--set-b``)."""
 
 
 @dataclass
@@ -88,7 +90,7 @@ def play_game(
     rules: RuleSet,
     iterations: tuple[int | None, int | None],
     max_hands: int,
-    tweaks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+    tweaks: Tweaks = ((), ()),
 ) -> GameResult:
     labels = side_labels(side_a, side_b, tweaks)
     sides = [side_a, side_b] if a_seat == 0 else [side_b, side_a]
@@ -195,16 +197,7 @@ def _tally_hand(
         tally["opp_nils_set"] += result.tricks[other] > 0
 
 
-Job = tuple[
-    int,
-    str,
-    str,
-    int,
-    dict[str, object],
-    tuple[int | None, int | None],
-    int,
-    tuple[tuple[str, ...], tuple[str, ...]],
-]
+Job = tuple[int, str, str, int, dict[str, object], tuple[int | None, int | None], int, Tweaks]
 
 
 def parse_tweaks(items: tuple[str, ...]) -> dict[str, object]:
@@ -231,9 +224,7 @@ def parse_tweaks(items: tuple[str, ...]) -> dict[str, object]:
     return values
 
 
-def side_labels(
-    side_a: str, side_b: str, tweaks: tuple[tuple[str, ...], tuple[str, ...]]
-) -> tuple[str, str]:
+def side_labels(side_a: str, side_b: str, tweaks: Tweaks) -> tuple[str, str]:
     """The names the report uses for the two sides (a tweaked level shows its tweaks;
     two equal names get ``/a`` and ``/b``)."""
     label_a = side_a + (f"[{','.join(tweaks[0])}]" if tweaks[0] else "")
@@ -321,14 +312,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations-a", type=int, default=None)
     parser.add_argument("--iterations-b", type=int, default=None)
     parser.add_argument("--max-hands", type=int, default=60, help="hand cap per game")
-    parser.add_argument(
-        "--set-a",
-        nargs="*",
-        default=[],
-        metavar="FIELD=VALUE",
-        help="override fields of A's search config (a lever measured alone)",
-    )
-    parser.add_argument("--set-b", nargs="*", default=[], metavar="FIELD=VALUE")
+    for side in ("a", "b"):  # a lever measured alone: A's (or B's) search config changed
+        parser.add_argument(f"--set-{side}", nargs="*", default=[], metavar="FIELD=VALUE")
     parser.add_argument(
         "--sprt",
         type=float,
