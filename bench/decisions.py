@@ -1,6 +1,10 @@
 """Bot decision time as the server runs it: worker processes beside an event loop.
 
     python3 bench/decisions.py --levels normal hard --deals 4 --workers 2
+    python3 bench/decisions.py --levels hard ismcts pimc --deals 2 --workers 1
+
+A level may also be a reference opponent of ``bench/reference`` (``ismcts``, ``pimc``),
+timed the same way in the same workers.
 
 Positions are fixed by the seed: ``--deals`` hands (classic preset unless ``--preset``)
 are played between two ``normal`` bots at a small effort, and every bid and card decision
@@ -32,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.reference import REFERENCES, make_reference
 from engine import Deal, GameState, Phase, PlayerView, RuleSet
 from engine.actions import Action
 from engine.bot import Bot
@@ -60,9 +65,14 @@ def positions(rules: RuleSet, deals: int, base: int) -> list[PlayerView]:
 
 
 def timed_choose(view: PlayerView, level: str, seed: int) -> tuple[Action, float]:
-    """Run in a worker: the server's :func:`server.bots.choose` and its CPU time."""
+    """Run in a worker: the server's :func:`server.bots.choose` and its CPU time (for a
+    reference opponent of ``bench/reference``, its own ``choose``: the server does not
+    serve them)."""
     start = time.process_time()
-    action = choose(view, level, seed, None)
+    if level in REFERENCES:
+        action = make_reference(level, seed=seed).choose(view)
+    else:
+        action = choose(view, level, seed, None)
     return action, time.process_time() - start
 
 

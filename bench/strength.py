@@ -3,6 +3,11 @@
     python3 bench/strength.py --a hard --b easy --pairs 500 --workers 2
     python3 bench/strength.py --a easy --b random --pairs 500
     python3 bench/strength.py --a hard --b normal --sprt 0.5 0.6 --pairs 400 --max-wall 3600
+    python3 bench/strength.py --a hard --b pimc --pairs 40 --workers 1    # or --b ismcts
+    python3 bench/strength.py --a hard --b hard --set-a fog=false --pairs 40 --max-hands 1
+
+A side is a bot level, a reference opponent of ``bench/reference`` (``ismcts``, ``pimc``:
+not bot levels, see there) or ``random``.
 
 Fixed-size mode plays ``--pairs`` pairs. SPRT mode (``--sprt P0 P1``) plays pairs in seed
 order until the test decides (H0: A's win rate is ``P0``, H1: it is ``P1``; ``--alpha``
@@ -20,8 +25,9 @@ busy machine). The last line printed is one JSON object:
 games, wins of each side, A's win rate with a 95% interval (over pairs, draws count half),
 the mean per-hand score difference A - B with its interval, decision times per level,
 and per level: the share of non-nil bids made, bags per hand, nil and blind nil bid rates
-and their success rates, and the share of the opponent's nils (blind or not) it set. In
-SPRT mode also the verdict, the LLR, its bounds and the pentanomial counts.
+and their success rates (nils made and set, blind nils made), and the share of the
+opponent's nils (blind or not) it set. In SPRT mode also the verdict, the LLR, its
+bounds and the pentanomial counts.
 """
 
 from __future__ import annotations
@@ -35,11 +41,12 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.reference import REFERENCES, ReferencePlayer, make_reference
 from bench.sprt import (
     pair_score,
     pentanomial_counts,
@@ -51,7 +58,9 @@ from engine import Deal, GameState, HandResult, Phase, RuleSet
 from engine.actions import Action
 from engine.bot import LEVELS, Bot
 
-SIDES = (*LEVELS, "random")
+SIDES = (*LEVELS, *REFERENCES, "random")
+Tweaks = tuple[tuple[str, ...], tuple[str, ...]]
+"""Per side, ``FIELD=VALUE`` overrides of its search config (``--set-a``, ``--set-b``)."""
 
 
 @dataclass
@@ -81,16 +90,25 @@ def play_game(
     rules: RuleSet,
     iterations: tuple[int | None, int | None],
     max_hands: int,
+    tweaks: Tweaks = ((), ()),
 ) -> GameResult:
+    labels = side_labels(side_a, side_b, tweaks)
     sides = [side_a, side_b] if a_seat == 0 else [side_b, side_a]
     its = [iterations[0], iterations[1]] if a_seat == 0 else [iterations[1], iterations[0]]
-    players: list[Bot | random.Random] = []
+    seat_tweaks = [tweaks[0], tweaks[1]] if a_seat == 0 else [tweaks[1], tweaks[0]]
+    players: list[Bot | ReferencePlayer | random.Random] = []
     for seat, side in enumerate(sides):
         bot_seed = int.from_bytes(_seed(base, pair, 1000 + seat)[:8], "big")
         if side == "random":
             players.append(random.Random(bot_seed))
+        elif side in REFERENCES:
+            players.append(make_reference(side, seed=bot_seed, iterations=its[seat]))
         else:
-            players.append(Bot(side, seed=bot_seed, iterations=its[seat]))
+            bot = Bot(side, seed=bot_seed, iterations=its[seat])
+            if seat_tweaks[seat] and bot.config is not None:
+                bot.config = replace(bot.config, **parse_tweaks(seat_tweaks[seat]))
+            players.append(bot)
+    sides = [labels[0], labels[1]] if a_seat == 0 else [labels[1], labels[0]]
     state = GameState(rules)
     times: dict[str, list[float]] = {}
     play_times: dict[str, list[float]] = {}
@@ -109,7 +127,7 @@ def play_game(
         view = state.view_for(seat)
         player = players[seat]
         action: Action
-        if isinstance(player, Bot):
+        if isinstance(player, (Bot, ReferencePlayer)):
             legal = view.legal_actions()
             start = time.perf_counter()
             cpu_start = time.process_time()
@@ -152,6 +170,7 @@ _BID_KEYS = (
     "blind_made",
     "opp_nils",
     "opp_nils_set",
+    "nils_set",
 )
 
 
@@ -168,6 +187,7 @@ def _tally_hand(
     elif bid == 0:
         tally["nils"] += 1
         tally["nils_made"] += taken == 0
+        tally["nils_set"] += taken > 0
     elif bid is not None:
         tally["bids"] += 1
         tally["made"] += taken >= bid
@@ -177,14 +197,48 @@ def _tally_hand(
         tally["opp_nils_set"] += result.tricks[other] > 0
 
 
-Job = tuple[int, str, str, int, dict[str, object], tuple[int | None, int | None], int]
+Job = tuple[int, str, str, int, dict[str, object], tuple[int | None, int | None], int, Tweaks]
+
+
+def parse_tweaks(items: tuple[str, ...]) -> dict[str, object]:
+    """``("fog=0", "bid_spread=1.5")`` as :class:`engine.bot.search.SearchConfig` field
+    values (``true``/``false``, ints, floats). Raises :class:`ValueError` for an item
+    without ``=`` or a field the config does not have."""
+    from engine.bot.search import SearchConfig
+
+    fields = set(SearchConfig.__dataclass_fields__)
+    values: dict[str, object] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or key not in fields:
+            raise ValueError(f"not a FIELD=VALUE of SearchConfig: {item!r}")
+        value: object
+        if text.lower() in ("true", "false"):
+            value = text.lower() == "true"
+        else:
+            try:
+                value = int(text)
+            except ValueError:
+                value = float(text)
+        values[key] = value
+    return values
+
+
+def side_labels(side_a: str, side_b: str, tweaks: Tweaks) -> tuple[str, str]:
+    """The names the report uses for the two sides (a tweaked level shows its tweaks;
+    two equal names get ``/a`` and ``/b``)."""
+    label_a = side_a + (f"[{','.join(tweaks[0])}]" if tweaks[0] else "")
+    label_b = side_b + (f"[{','.join(tweaks[1])}]" if tweaks[1] else "")
+    if label_a == label_b:
+        return label_a + "/a", label_b + "/b"
+    return label_a, label_b
 
 
 def _run_pair(job: Job) -> list[GameResult]:
-    pair, side_a, side_b, base, rule_dict, iterations, max_hands = job
+    pair, side_a, side_b, base, rule_dict, iterations, max_hands, tweaks = job
     rules = RuleSet.from_dict(dict(rule_dict))
     return [
-        play_game(pair, a_seat, side_a, side_b, base, rules, iterations, max_hands)
+        play_game(pair, a_seat, side_a, side_b, base, rules, iterations, max_hands, tweaks)
         for a_seat in (0, 1)
     ]
 
@@ -221,9 +275,12 @@ def bidding_report(tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, ob
             "bags_per_hand": _ratio(tally["bags"], hands),
             "nil_bids": tally["nils"],
             "nil_bid_rate": _ratio(tally["nils"], hands),
+            "nils_made": tally["nils_made"],
+            "nils_set": tally["nils_set"],
             "nil_success": _ratio(tally["nils_made"], tally["nils"]),
             "blind_nils": tally["blind_nils"],
             "blind_nil_rate": _ratio(tally["blind_nils"], hands),
+            "blind_nils_made": tally["blind_made"],
             "blind_nil_success": _ratio(tally["blind_made"], tally["blind_nils"]),
             "opponent_nils": tally["opp_nils"],
             "opponent_nils_set": _ratio(tally["opp_nils_set"], tally["opp_nils"]),
@@ -255,6 +312,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations-a", type=int, default=None)
     parser.add_argument("--iterations-b", type=int, default=None)
     parser.add_argument("--max-hands", type=int, default=60, help="hand cap per game")
+    for side in ("a", "b"):  # a lever measured alone: A's (or B's) search config changed
+        parser.add_argument(f"--set-{side}", nargs="*", default=[], metavar="FIELD=VALUE")
     parser.add_argument(
         "--sprt",
         type=float,
@@ -278,8 +337,11 @@ def main(argv: list[str] | None = None) -> None:
         args.iterations_a if args.iterations_a is not None else args.iterations,
         args.iterations_b if args.iterations_b is not None else args.iterations,
     )
+    tweaks = (tuple(args.set_a), tuple(args.set_b))
+    for items in tweaks:
+        parse_tweaks(items)  # fail early on a bad field
     jobs = (
-        (pair, args.a, args.b, args.seed, rules.to_dict(), iterations, args.max_hands)
+        (pair, args.a, args.b, args.seed, rules.to_dict(), iterations, args.max_hands, tweaks)
         for pair in range(args.pairs)
     )
     sprt: dict[str, object] | None = None
@@ -404,6 +466,8 @@ def main(argv: list[str] | None = None) -> None:
     report = {
         "a": args.a,
         "b": args.b,
+        "set_a": args.set_a,
+        "set_b": args.set_b,
         "preset": args.preset,
         "target_score": rules.target_score,
         "iterations": list(iterations),

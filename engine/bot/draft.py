@@ -4,14 +4,19 @@
 
 A draft turn trades the card on offer for the next stock card, which the seat has not
 seen (discard), or keeps it (keep). Each sample draws that next card, the cards the seat
-will still draft (as a drafted hand: high cards and spades likelier, since it keeps
-them) and the opponent's hand (likewise), and plays the hand out twice with the greedy
-full-information policy of :mod:`engine.fast`: once holding the card on offer, once the
-next card. The rest of the deal is the same in both (common random numbers), so the
-difference between them is measured with little noise. A hand is worth ten points a
-trick, or, when nil is allowed and it looks like a nil hand, the nil bonus won or lost
-by a ducking playout against an opponent trying to set it; each choice takes the plan
-that is worth more on average.
+will still draft and the opponent's hand (a drafted hand: high cards and spades likelier),
+and plays the hand out twice with the greedy full-information policy of
+:mod:`engine.fast`: once holding the card on offer, once the next card. The rest of the
+deal is the same in both (common random numbers), so the difference between them is
+measured with little noise. A hand is worth ten points a trick, or, when nil is allowed
+and it looks like a nil hand, the nil bonus won or lost by a ducking playout against an
+opponent trying to set it; each choice takes the plan that is worth more on average.
+
+The two plans draw the cards still to come differently, as the seat would draft them
+under each plan: for tricks as a trick-taker keeps them (:func:`pick_drafted`), for nil as
+a nil drafter does (:func:`draw_nil_draft`: keep the card on offer when it is low, else
+take the next one). Drawn the trick-taker's way, the cards to come bring the high cards
+a nil drafter would have passed, and a nil almost never survived its probe.
 
 A seat that declared blind nil, or whose opponent did, drafts with the shared heuristic
 (:func:`engine.bot.rules_based.choose_draft`), which is built for those cases.
@@ -24,16 +29,45 @@ import random
 from engine.bot.evaluate import modes_table
 from engine.bot.heuristics import quick_nil
 from engine.bot.knowledge import pick_drafted
+from engine.bot.search import play_noise
 from engine.cards import ALL_CARDS_MASK, card_mask
 from engine.fast import greedy_playout
 from engine.game import PlayerView
+from engine.rules import RuleSet
 
-__all__ = ["search_draft"]
+__all__ = ["NIL_SAFE_RANK", "bid_worth", "draw_nil_draft", "search_draft"]
 
 _NIL_PROBE = 24
 """Samples that also try a nil before nil is dropped for hands that never survived one."""
 _NIL_HOPE = 0.01
 """Below this :func:`~engine.bot.heuristics.quick_nil` chance neither choice tries nil."""
+NIL_SAFE_RANK = 6
+"""A nil drafter keeps a side card on offer of at most this rank index (0 is a deuce, 6 an
+eight) and a spade of at most half of it; it passes higher cards for the next one."""
+
+
+def draw_nil_draft(pool: int, count: int, rng: random.Random) -> int:
+    """``count`` cards of ``pool`` as a nil drafter would draft them (a mask).
+
+    Each turn sees a card on offer drawn from ``pool`` and keeps it when it is low (see
+    :data:`NIL_SAFE_RANK`), else passes it and takes the next card, drawn from ``pool``
+    too, whatever it is.
+    """
+    cards = [card for card in range(52) if pool >> card & 1]
+    chosen = 0
+    for _ in range(min(count, len(cards))):
+        index = rng.randrange(len(cards))
+        offered = cards[index]
+        rank = offered % 13
+        low = rank <= NIL_SAFE_RANK // 2 if offered >= 39 else rank <= NIL_SAFE_RANK
+        if not low and len(cards) > 1:
+            cards[index] = cards[-1]
+            cards.pop()  # passed to the pile
+            index = rng.randrange(len(cards))
+        chosen |= 1 << cards[index]
+        cards[index] = cards[-1]
+        cards.pop()
+    return chosen
 
 
 def search_draft(view: PlayerView, rng: random.Random, samples: int) -> bool:
@@ -59,7 +93,8 @@ def search_draft(view: PlayerView, rng: random.Random, samples: int) -> bool:
     nil_modes = modes_table((0, 13))
     unseen_cards = [card for card in range(52) if unseen >> card & 1]
     try_nil = rules.nil and max(quick_nil(hand | offered_bit), quick_nil(hand)) >= _NIL_HOPE
-    keep_tricks = discard_tricks = 0
+    keep_counts = [0] * 14
+    discard_counts = [0] * 14
     keep_nils = discard_nils = nil_samples = 0
     for index in range(samples):
         next_bit = 1 << rng.choice(unseen_cards)
@@ -68,22 +103,60 @@ def search_draft(view: PlayerView, rng: random.Random, samples: int) -> bool:
         opponent = pick_drafted(rest & ~future, 13, rng)
         kept = hand | offered_bit | future
         taken = hand | next_bit | future
-        keep_tricks += greedy_playout(kept, opponent, leader, -1, False, 0, 0, natural)[0]
-        discard_tricks += greedy_playout(taken, opponent, leader, -1, False, 0, 0, natural)[0]
+        keep_counts[greedy_playout(kept, opponent, leader, -1, False, 0, 0, natural)[0]] += 1
+        discard_counts[greedy_playout(taken, opponent, leader, -1, False, 0, 0, natural)[0]] += 1
         if try_nil:
             nil_samples += 1
-            keep_nil = greedy_playout(kept, opponent, leader, -1, False, 0, 0, nil_modes)
-            discard_nil = greedy_playout(taken, opponent, leader, -1, False, 0, 0, nil_modes)
+            nil_future = draw_nil_draft(rest, cards_to_come, rng)
+            nil_opponent = pick_drafted(rest & ~nil_future, 13, rng)
+            nil_kept = hand | offered_bit | nil_future
+            nil_taken = hand | next_bit | nil_future
+            keep_nil = greedy_playout(nil_kept, nil_opponent, leader, -1, False, 0, 0, nil_modes)
+            discard_nil = greedy_playout(
+                nil_taken, nil_opponent, leader, -1, False, 0, 0, nil_modes
+            )
             keep_nils += keep_nil[0] == 0
             discard_nils += discard_nil[0] == 0
             if index + 1 == _NIL_PROBE and not keep_nils and not discard_nils:
                 try_nil = False
 
-    def worth(tricks: int, nils: int) -> float:
-        value = 10.0 * tricks / samples
-        if nil_samples:
-            nil_value = rules.nil_bonus * (2.0 * nils / nil_samples - 1.0)
-            value = max(value, nil_value)
-        return value
+    def mean_points(counts: list[int]) -> float:
+        return 10.0 * sum(tricks * count for tricks, count in enumerate(counts)) / samples
 
-    return worth(keep_tricks, keep_nils) >= worth(discard_tricks, discard_nils)
+    if nil_samples:
+        keep_nil_value = rules.nil_bonus * (2.0 * keep_nils / nil_samples - 1.0)
+        discard_nil_value = rules.nil_bonus * (2.0 * discard_nils / nil_samples - 1.0)
+        keep_bid, discard_bid = bid_worth(keep_counts, rules), bid_worth(discard_counts, rules)
+        if keep_nil_value > keep_bid or discard_nil_value > discard_bid:
+            # nil is in play: the trick plan is worth what its best bid scores on average
+            # (sets included, as the nil's value counts its failures), not ten a trick
+            return max(keep_bid, keep_nil_value) >= max(discard_bid, discard_nil_value)
+    return mean_points(keep_counts) >= mean_points(discard_counts)
+
+
+_NOISE = play_noise(1.0, -0.25)
+"""Real play spreads a playout's trick count (as :func:`engine.bot.search.search_bid`)."""
+
+
+def bid_worth(counts: list[int], rules: RuleSet) -> float:
+    """Expected points of the best trick bid (1..13) over a histogram of sampled trick
+    counts (``counts[t]`` samples took ``t`` tricks), each count spread by play noise and
+    each bag charged its share of the penalty."""
+    total = sum(counts)
+    if not total:
+        return 0.0
+    bag_cost = rules.bag_penalty / rules.bag_limit
+    spread = [0.0] * 14
+    for tricks, count in enumerate(counts):
+        if count:
+            for offset, weight in _NOISE:
+                spread[min(13, max(0, tricks + offset))] += count * weight
+    best = float("-inf")
+    for bid in range(1, 14):
+        value = 0.0
+        for taken, weight in enumerate(spread):
+            if weight:
+                made = 10.0 * bid + (taken - bid) * (1.0 - bag_cost)
+                value += weight * (made if taken >= bid else -10.0 * bid)
+        best = max(best, value)
+    return best / total

@@ -89,3 +89,55 @@ def test_hard_drafts_by_the_heuristic_around_a_blind_nil() -> None:
             checked += 1
         state.apply(seat, heuristic)
     assert checked > 0
+
+
+# The nil plan of the draft. A nil drafter keeps low cards on offer and passes high ones,
+# so the cards still to come are drawn that way for the nil plan (drawn as a trick-taker
+# keeps them, a nil almost never survived the probe and the draft never went for nil).
+
+TEN_LOW = "2C 3C 2D 3D 2H 3H 4C 4D 4H 5C"
+ELEVEN_LOW = TEN_LOW + " 5D"
+
+
+def test_nil_draft_draws_low_cards_from_the_pool() -> None:
+    from engine.bot.draft import draw_nil_draft
+    from engine.bot.knowledge import pick_drafted
+    from engine.cards import ALL_CARDS_MASK
+
+    rng = random.Random(4)
+    pool = ALL_CARDS_MASK & ~int(sum(1 << int(c) for c in cards(TEN_LOW)))
+    nil_ranks = trick_ranks = 0
+    for _ in range(300):
+        drawn = draw_nil_draft(pool, 3, rng)
+        assert drawn.bit_count() == 3 and drawn & ~pool == 0
+        nil_ranks += sum(c % 13 for c in range(52) if drawn >> c & 1)
+        kept = pick_drafted(pool, 3, rng)
+        trick_ranks += sum(c % 13 for c in range(52) if kept >> c & 1)
+    # low cards on offer are kept: the nil draw runs clearly lower than the trick draw
+    assert nil_ranks < 0.85 * trick_ranks
+    assert draw_nil_draft(pool, 0, rng) == 0
+
+
+def test_a_nil_shaped_draft_passes_a_high_spade_for_the_nil_plan() -> None:
+    # eleven cards of five and lower, one turn to come: a queen of spades on offer is a
+    # trick for the trick plan but ruins the nil the hand is made for (before the nil
+    # plan drew its cards to come as a nil drafter keeps them, it kept the queen)
+    view = draft_view(ELEVEN_LOW, "QS", 11)
+    discards = sum(not search_draft(view, random.Random(seed), 160) for seed in range(8))
+    assert discards >= 6
+    # ... while a hand with tricks in it keeps the queen
+    strong = draft_view("AH KH QH AD KD 2C 3C 4C 5S 6S 7D", "QS", 11)
+    assert all(search_draft(strong, random.Random(seed), 160) for seed in range(4))
+
+
+def test_bid_worth_prices_the_risk_of_a_set() -> None:
+    from engine.bot.draft import bid_worth
+
+    sure = [0] * 14
+    sure[5] = 100
+    spread = [0] * 14
+    spread[3] = spread[5] = spread[7] = 100
+    # the same mean trick count is worth less when it varies: the bid can be set
+    assert bid_worth(spread, CLASSIC) < bid_worth(sure, CLASSIC) < 50.0
+    assert bid_worth(sure, CLASSIC) > 20.0
+    assert bid_worth([0] * 14, CLASSIC) == 0.0
