@@ -33,7 +33,8 @@ export const state = {
   turn: null, // the latest your_turn for this table
   paused: false, // a finished trick is held on screen; messages wait
   lastTrick: null, // {trick, number} shown during the pause after a trick
-  log: [],
+  log: [], // {n, text, cards}: see addLog
+  logCount: 0,
   chat: [],
   chatMuted: false, // "/mute" typed in chat: the others' lines are no longer shown
   chatHidden: 0,
@@ -85,9 +86,20 @@ export function seatName(seat) {
   return info.name || "empty seat";
 }
 
-export function addLog(text) {
-  state.log.push(text);
-  if (state.log.length > 60) state.log.shift();
+/**
+ * Add a line to the log. `cards`: the line names a card, so it goes when the next hand
+ * starts (the new hand's page holds no card of the last one); the others (bids, tricks
+ * won, the hand's score, the shuffle's check) stay, so the log tells what happened.
+ */
+export function addLog(text, cards = false) {
+  state.logCount += 1;
+  state.log.push({ n: state.logCount, text, cards });
+  if (state.log.length > 80) state.log.shift();
+}
+
+/** A new hand: the lines naming cards of the hands before go, the rest stay. */
+export function dropCardLines() {
+  state.log = state.log.filter((line) => !line.cards);
 }
 
 /** Seconds left until `ends` (wall-clock ms), or null without a clock. */

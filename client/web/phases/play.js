@@ -25,7 +25,9 @@ export function renderTrick(view, finished) {
     leader = view.leader ?? me;
     if (view.current_trick[0]) places[leader] = view.current_trick[0];
     if (view.current_trick[1]) places[1 - leader] = view.current_trick[1];
-    note = `Trick ${view.tricks.length + 1} · ${escapeHtml(seatName(leader))} led · spades ${view.spades_broken ? "broken" : "not broken"}`;
+    const who = escapeHtml(seatName(leader));
+    const lead = view.current_trick.length ? `${who} led` : leader === view.seat ? "your lead" : `${who} to lead`;
+    note = `Trick ${view.tricks.length + 1} · ${lead} · spades ${view.spades_broken ? "broken" : "not broken"}`;
   }
   const slot = (seat) => (places[seat] ? cardFace(places[seat], finished && finished.trick.winner === seat ? " winner" : "") : `<span class="card slot" aria-label="no card yet"></span>`);
   return `<div class="trick${finished ? " finished" : ""}" id="trick" aria-label="the trick"><div class="slot-row">${slot(1 - me)}</div><div class="slot-row">${slot(me)}</div></div><p class="small" aria-live="polite">${note}</p>`;
