@@ -95,11 +95,36 @@ export function addLog(text, cards = false) {
   state.logCount += 1;
   state.log.push({ n: state.logCount, text, cards });
   if (state.log.length > 80) state.log.shift();
+  keepLog();
 }
 
 /** A new hand: the lines naming cards of the hands before go, the rest stay. */
 export function dropCardLines() {
   state.log = state.log.filter((line) => !line.cards);
+  keepLog();
+}
+
+const logKey = (code) => `spades2.log.${code}`;
+
+// the log outlives a reload of the page (this tab's storage, this table only)
+function keepLog() {
+  if (state.code) sessionStorage.setItem(logKey(state.code), JSON.stringify({ log: state.log, count: state.logCount }));
+}
+
+/** The log kept for table `code` in this tab (after a reload), or an empty one. */
+export function restoreLog(code) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(logKey(code)) || "null");
+    state.log = kept ? kept.log : [];
+    state.logCount = kept ? kept.count : 0;
+  } catch {
+    state.log = [];
+    state.logCount = 0;
+  }
+}
+
+export function forgetLog(code) {
+  sessionStorage.removeItem(logKey(code));
 }
 
 /** Seconds left until `ends` (wall-clock ms), or null without a clock. */

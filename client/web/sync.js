@@ -16,9 +16,11 @@ import {
   addLog,
   commitmentKey,
   dropCardLines,
+  forgetLog,
   entropyKey,
   mySeat,
   render,
+  restoreLog,
   seatName,
   state,
 } from "./store.js";
@@ -95,6 +97,7 @@ function sendEntropy(hand, always) {
 
 /** Forget a table's commitments and entropy (when leaving it). */
 function forgetGame(code) {
+  forgetLog(code);
   for (const key of Object.keys(sessionStorage)) {
     if (key.startsWith(`spades2.commitment.${code}.`) || key.startsWith(`spades2.entropy.${code}.`)) {
       sessionStorage.removeItem(key);
@@ -189,14 +192,14 @@ function onSnapshot(snapshot) {
   if (state.code !== code) {
     // a new table on screen
     state.code = code;
-    state.log = [];
-    state.logCount = 0;
+    restoreLog(code);
     state.chat = [];
     state.gameOver = null;
     state.handWindow = null;
     state.lastTrick = null;
     state.turn = null;
   }
+  if (!state.logCount) restoreLog(code); // a reloaded page: the log this tab kept
   state.screen = "table";
   if (location.hash !== `#t=${code}`) history.replaceState(null, "", `#t=${code}`);
   setTable(snapshot.table);

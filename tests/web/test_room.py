@@ -41,6 +41,16 @@ const pick = (sel) => { const e = document.querySelector(sel); if (!e) return nu
   return [s.color, bg]; };
 return {side: pick('.side .scores td'), board: pick('.board .phase h2'), log: pick('.log li')};
 """
+# the hand's cards and the opponent's backs, as drawn
+SIZES = """
+const card = document.querySelector('.hand [data-card]').getBoundingClientRect();
+const hand = document.querySelector('.hand').getBoundingClientRect();
+const backs = [...document.querySelectorAll('.opponent .back')];
+return {card: card.width, cardHeight: card.height, handHeight: hand.height,
+        backs: backs.length, turns: backs.map((b) => getComputedStyle(b).transform),
+        count: Number(/(\\d+) card/.exec(
+          document.querySelector('.opponent .small').textContent)[1])};
+"""
 # the right edges of a box and of every cell in it, and whether it scrolls sideways
 WIDTHS = """
 const box = document.querySelector(arguments[0]);
@@ -139,6 +149,11 @@ def play_one_hand(page: Page, server: ServerThread) -> Facts:
                 facts["lead_notes"].append(page.find(".phase").text)
             if len(facts["play_styles"]) == 3:
                 shoot(page, "play")
+                facts["sizes"] = {}
+                for size in (DESKTOP, PHONE):
+                    page.resize(size)
+                    facts["sizes"][size[0]] = page.js(SIZES)
+                page.resize(DESKTOP)
         if phase == "paused":
             pause = pause_facts(page)
             facts["pauses"].append(pause)
@@ -177,6 +192,10 @@ def play_one_hand(page: Page, server: ServerThread) -> Facts:
         "  return {text: n.textContent, inside: r.left >= log.left && r.right <= log.right"
         "          && n.scrollWidth <= n.clientWidth + 1};});"
     )
+    # a reload keeps the log
+    page.driver.refresh()
+    page.wait(lambda: page.exists(".log li"), "the log after a reload")
+    facts["log_reloaded"] = page.find(".log").get_attribute("textContent")
     # the bot led the first trick of hand 1: this seat leads the first of hand 2
     while not facts["lead_notes"]:
         phase = wait_turn_or_window(page)
@@ -229,7 +248,9 @@ def test_on_your_turn_only_the_playable_cards_are_lifted(hand: Facts) -> None:
             if card["legal"]:
                 assert card["transform"] != "none" and card["shadow"] != "none", card
             else:
-                assert card["transform"] == "none" and card["shadow"] == "none", card
+                # untouched: as it looks while bidding
+                assert card["transform"] == "none", card
+                assert card["shadow"] == hand["bidding_light"][0]["shadow"], card
 
 
 def test_enter_twice_at_the_last_trick_keeps_the_hand_result_and_the_log(hand: Facts) -> None:
@@ -238,6 +259,8 @@ def test_enter_twice_at_the_last_trick_keeps_the_hand_result_and_the_log(hand: F
     # the last hand's story stays in the log at the next hand (no card named: they go)
     assert "Hand 1 scored" in log and "won trick 13" in log, log
     assert "Hand 2" in log
+    # and a reload keeps it
+    assert "Hand 1 scored" in hand["log_reloaded"], hand["log_reloaded"]
 
 
 def test_the_board_is_consistent_during_the_pause_after_each_trick(hand: Facts) -> None:
@@ -288,3 +311,17 @@ def test_long_names_fit_the_phone_windows_and_the_desktop_score_table(hand: Fact
         assert widths["scroll"] <= widths["client"], (key, widths)  # no sideways scroll
         assert max(widths["cells"]) <= widths["right"] + 0.5, (key, widths)
     assert hand["errors"] == []
+
+
+def test_cards_scale_with_the_screen_and_the_opponent_hand_is_fanned_backs(hand: Facts) -> None:
+    desktop, phone = hand["sizes"][1280], hand["sizes"][390]
+    # larger than the fixed 3.2rem (51 px) the desktop had, and smaller on the phone
+    assert desktop["card"] >= 56 and phone["card"] >= 40, (desktop, phone)
+    assert desktop["card"] > phone["card"] * 1.2, (desktop, phone)
+    assert abs(desktop["cardHeight"] / desktop["card"] - 1.4) < 0.05, desktop
+    # the 13 cards of a hand stay on one row at 1280x800
+    assert desktop["handHeight"] < desktop["cardHeight"] * 2, desktop
+    for sizes in (desktop, phone):
+        assert sizes["backs"] == sizes["count"], sizes  # a back for each card held
+        turned = [t for t in sizes["turns"] if t != "none"]
+        assert len(set(turned)) >= sizes["backs"] - 1, sizes  # fanned: each its own angle

@@ -9,7 +9,7 @@ import { addLog, commitmentKey, entropyKey, escapeHtml, mySeat, render as draw, 
 
 // Enter within this long of the window opening is the key that ended the last trick's
 // pause pressed twice, not a reading of the result (the terminal client has one too)
-const KEY_GRACE_MS = 700;
+const KEY_GRACE_MS = 500; // as the terminal client (client/model/base.py RESULT_KEY_GRACE)
 
 export async function onHandResult(result) {
   if (result.table !== state.code) return;
