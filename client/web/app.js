@@ -38,7 +38,7 @@ function render() {
     connecting: "connecting…",
     replaced: "playing in another tab or window",
   }[state.connection];
-  $("#status").textContent = status;
+  $("#status").textContent = state.conn ? status : ""; // no link before a name is given
   $("#status").dataset.state = state.connection;
   $("#reclaim").hidden = state.connection !== "replaced";
   $("#name-screen").hidden = state.screen !== "name";

@@ -33,8 +33,8 @@ export const state = {
   turn: null, // the latest your_turn for this table
   paused: false, // a finished trick is held on screen; messages wait
   lastTrick: null, // {trick, number} shown during the pause after a trick
-  log: [], // {n, text, cards}: see addLog
-  logCount: 0,
+  log: [], // {text, cards}: see addLog
+  logCount: 0, // lines ever added at this table (0: nothing yet, a reload may restore)
   chat: [],
   chatMuted: false, // "/mute" typed in chat: the others' lines are no longer shown
   chatHidden: 0,
@@ -93,7 +93,7 @@ export function seatName(seat) {
  */
 export function addLog(text, cards = false) {
   state.logCount += 1;
-  state.log.push({ n: state.logCount, text, cards });
+  state.log.push({ text, cards });
   if (state.log.length > 80) state.log.shift();
   keepLog();
 }

@@ -194,7 +194,7 @@ def play_one_hand(page: Page, server: ServerThread) -> Facts:
     )
     # a reload keeps the log
     page.driver.refresh()
-    page.wait(lambda: page.exists(".log li"), "the log after a reload")
+    page.wait(lambda: page.exists(".log"), "the table after a reload")
     facts["log_reloaded"] = page.find(".log").get_attribute("textContent")
     # the bot led the first trick of hand 1: this seat leads the first of hand 2
     while not facts["lead_notes"]:

@@ -80,11 +80,20 @@ export function renderTable() {
         <button type="button" id="leave">${me === null ? "Stop watching" : "Leave"}</button>
       </div>
       <h2>Log</h2>
-      <ol class="log" aria-live="polite">${state.log.slice(-40).map((line) => `<li${/^Hand \d/.test(line.text) ? ` class="hand-line"` : ""}><span class="n">${line.n}</span><span>${escapeHtml(line.text)}</span></li>`).join("")}</ol>
+      <ol class="log" aria-live="polite">${renderLog()}</ol>
       ${renderChat()}
     </aside>`;
   const log = root.querySelector(".log");
   if (log) log.scrollTop = log.scrollHeight; // the newest line in sight
+}
+
+// the last lines of the log, numbered from its first line
+function renderLog() {
+  const first = Math.max(0, state.log.length - 40);
+  return state.log
+    .slice(first)
+    .map((line, i) => `<li${/^Hand \d/.test(line.text) ? ` class="hand-line"` : ""}><span class="n">${first + i + 1}</span><span>${escapeHtml(line.text)}</span></li>`)
+    .join("");
 }
 
 /** A key on the table screen (not in a text field). */
