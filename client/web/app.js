@@ -22,7 +22,7 @@ import * as handResult from "./phases/handresult.js";
 import { submitChat } from "./screens/chat.js";
 import { createTable, fillPreset, loadRules } from "./screens/create.js";
 import * as lobby from "./screens/lobby.js";
-import { onNameSubmit, renderName } from "./screens/name.js";
+import { onNameSubmit, renderName, showLanding } from "./screens/name.js";
 import * as table from "./screens/table.js";
 import { $, NAME_KEY, setRenderer, state } from "./store.js";
 import { deliver, endPause } from "./sync.js";
@@ -38,7 +38,7 @@ function render() {
     connecting: "connecting…",
     replaced: "playing in another tab or window",
   }[state.connection];
-  $("#status").textContent = status;
+  $("#status").textContent = state.conn ? status : ""; // no link before a name is given
   $("#status").dataset.state = state.connection;
   $("#reclaim").hidden = state.connection !== "replaced";
   $("#name-screen").hidden = state.screen !== "name";
@@ -120,11 +120,10 @@ function main() {
     state.screen = state.linkCode ? "table" : "lobby";
     if (state.linkCode) state.code = null;
     connect(name);
-  } else {
-    $("#name-input").value = `player${Math.floor(Math.random() * 900 + 100)}`;
   }
   render();
-  if (!name) $("#name-input").focus();
+  if (!name && state.linkCode) showLanding(state.linkCode);
+  else if (!name) $("#name-input").focus();
 }
 
 main();

@@ -30,7 +30,8 @@ export function renderHand(view, turn) {
     return `<div class="suit-row" role="group" aria-label="${suitName(suit)}">${buttons.join("")}</div>`;
   });
   const prompt = turn && turn.phase === "play" ? `<p class="prompt">Your turn: click or tap a card, or ←/→ and Enter, or type it (qs, 10h).</p>` : "";
-  return `${prompt}<div class="hand" aria-label="your ${view.hand.length} cards">${groups.join("")}</div>`;
+  const playing = turn && turn.phase === "play" ? " playing" : "";
+  return `${prompt}<div class="hand${playing}" aria-label="your ${view.hand.length} cards">${groups.join("")}</div>`;
 }
 
 export function finishesTypedCard(key) {

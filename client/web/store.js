@@ -33,7 +33,8 @@ export const state = {
   turn: null, // the latest your_turn for this table
   paused: false, // a finished trick is held on screen; messages wait
   lastTrick: null, // {trick, number} shown during the pause after a trick
-  log: [],
+  log: [], // {text, cards}: see addLog
+  logCount: 0, // lines ever added at this table (0: nothing yet, a reload may restore)
   chat: [],
   chatMuted: false, // "/mute" typed in chat: the others' lines are no longer shown
   chatHidden: 0,
@@ -85,9 +86,45 @@ export function seatName(seat) {
   return info.name || "empty seat";
 }
 
-export function addLog(text) {
-  state.log.push(text);
-  if (state.log.length > 60) state.log.shift();
+/**
+ * Add a line to the log. `cards`: the line names a card, so it goes when the next hand
+ * starts (the new hand's page holds no card of the last one); the others (bids, tricks
+ * won, the hand's score, the shuffle's check) stay, so the log tells what happened.
+ */
+export function addLog(text, cards = false) {
+  state.logCount += 1;
+  state.log.push({ text, cards });
+  if (state.log.length > 80) state.log.shift();
+  keepLog();
+}
+
+/** A new hand: the lines naming cards of the hands before go, the rest stay. */
+export function dropCardLines() {
+  state.log = state.log.filter((line) => !line.cards);
+  keepLog();
+}
+
+const logKey = (code) => `spades2.log.${code}`;
+
+// the log outlives a reload of the page (this tab's storage, this table only)
+function keepLog() {
+  if (state.code) sessionStorage.setItem(logKey(state.code), JSON.stringify({ log: state.log, count: state.logCount }));
+}
+
+/** The log kept for table `code` in this tab (after a reload), or an empty one. */
+export function restoreLog(code) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(logKey(code)) || "null");
+    state.log = kept ? kept.log : [];
+    state.logCount = kept ? kept.count : 0;
+  } catch {
+    state.log = [];
+    state.logCount = 0;
+  }
+}
+
+export function forgetLog(code) {
+  sessionStorage.removeItem(logKey(code));
 }
 
 /** Seconds left until `ends` (wall-clock ms), or null without a clock. */

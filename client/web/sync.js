@@ -15,9 +15,12 @@ import {
   NAME_KEY,
   addLog,
   commitmentKey,
+  dropCardLines,
+  forgetLog,
   entropyKey,
   mySeat,
   render,
+  restoreLog,
   seatName,
   state,
 } from "./store.js";
@@ -94,6 +97,7 @@ function sendEntropy(hand, always) {
 
 /** Forget a table's commitments and entropy (when leaving it). */
 function forgetGame(code) {
+  forgetLog(code);
   for (const key of Object.keys(sessionStorage)) {
     if (key.startsWith(`spades2.commitment.${code}.`) || key.startsWith(`spades2.entropy.${code}.`)) {
       sessionStorage.removeItem(key);
@@ -188,13 +192,14 @@ function onSnapshot(snapshot) {
   if (state.code !== code) {
     // a new table on screen
     state.code = code;
-    state.log = [];
+    restoreLog(code);
     state.chat = [];
     state.gameOver = null;
     state.handWindow = null;
     state.lastTrick = null;
     state.turn = null;
   }
+  if (!state.logCount) restoreLog(code); // a reloaded page: the log this tab kept
   state.screen = "table";
   if (location.hash !== `#t=${code}`) history.replaceState(null, "", `#t=${code}`);
   setTable(snapshot.table);
@@ -227,8 +232,8 @@ function onEvents(message) {
   for (const event of message.events) {
     switch (event.kind) {
       case "hand_started":
-        // a new hand: nothing of the last one (log, trick, notices) stays on screen
-        state.log = [];
+        // a new hand: no card of the last one (log, trick, notices) stays on screen
+        dropCardLines();
         state.lastTrick = null;
         state.notice = "";
         state.exchangePicks.clear();
@@ -236,11 +241,8 @@ function onEvents(message) {
         sessionStorage.setItem(commitmentKey(state.code, event.hand_number), event.commitment);
         state.draftSeen[event.hand_number] = [];
         state.myDraftTurns[event.hand_number] = 0;
-        addLog(`Hand ${event.hand_number}: ${seatName(event.first_drafter)} draft${event.first_drafter === me ? "" : "s"} first.`);
+        addLog(`Hand ${event.hand_number} · ${seatName(event.first_drafter)} draft${event.first_drafter === me ? "" : "s"} first.`);
         sendEntropy(event.hand_number, true);
-        break;
-      case "shuffled":
-        addLog(me !== null && event.entropy_from[me] ? "Shuffled, with your entropy." : "Shuffled.");
         break;
       case "blind_nil":
         addLog(`${seatName(event.seat)} ${event.declared ? "declared blind nil" : "declined blind nil"}.`);
@@ -255,14 +257,14 @@ function onEvents(message) {
         addLog(`${seatName(event.seat)} bid ${event.tricks === 0 ? "nil" : event.tricks}.`);
         break;
       case "card_played":
-        addLog(`${seatName(event.seat)} played ${short(event.card)}.`);
+        addLog(`${seatName(event.seat)} played ${short(event.card)}.`, true);
         break;
       case "trick_won":
         addLog(`${seatName(event.trick.winner)} won trick ${event.number}.`);
         trickDone = event;
         break;
       case "hand_scored":
-        addLog(`Hand ${event.hand_number} scored: ${event.points[0]} / ${event.points[1]}.`);
+        addLog(`Hand ${event.hand_number} scored: ${seatName(0)} ${event.points[0]}, ${seatName(1)} ${event.points[1]}.`);
         break;
       case "game_over":
         addLog(`Game over: ${seatName(event.winner)} won.`);

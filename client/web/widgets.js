@@ -38,7 +38,9 @@ export function renderSeat(seat, view) {
     status = left === null ? "dropped" : `dropped, seat held <span class="hold" data-hold="${seat}">${left}</span> s`;
   } else status = "online";
   const count = view.hand_sizes[seat];
-  const backs = Array.from({ length: Math.min(count, 13) }, () => `<span class="back" aria-hidden="true"></span>`).join("");
+  const shown = Math.min(count, 13);
+  // fanned by app.css: each back turned a little more than the one before
+  const backs = Array.from({ length: shown }, () => `<span class="back" aria-hidden="true"></span>`).join("");
   const turnMark = view.current_player === seat ? `<span class="to-move">to move</span>` : "";
   return `<div class="who"><strong>${escapeHtml(info.name || "empty seat")}</strong> <span class="state">${status}</span> ${turnMark}</div>
     <div class="backs" role="img" aria-label="${count} cards">${backs}</div>

@@ -60,7 +60,9 @@ def test_a_whole_hand_without_a_snapshot_after_the_first(server: ServerThread, p
     assert snapshots_seen(page) == 0
     assert page.js("return globalThis.spadesErrors") == []
     # the score sheet comes from the folded hand_result
-    page.find("body").send_keys("\ue007")  # Enter closes the hand window
+    # Enter closes the hand window once its key grace is over
+    page.wait(lambda: page.exists("#hand-window[data-keys=on]"), "the window to take keys")
+    page.find("body").send_keys("\ue007")
     page.find("body").send_keys("s")
     page.wait(lambda: page.all(".sheet tbody tr td"), "the score sheet")
     assert page.find(".sheet tbody tr td").text == "1"

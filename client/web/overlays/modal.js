@@ -58,5 +58,9 @@ export function renderModal() {
     if (open) html = OVERLAYS[open].render();
   }
   modal.hidden = !html;
-  if (modal.innerHTML !== html) modal.innerHTML = html;
+  if (modal.innerHTML === html) return;
+  // a details panel the reader opened stays open when the window is drawn again
+  const opened = [...modal.querySelectorAll("details[open]")].map((d) => d.className);
+  modal.innerHTML = html;
+  for (const details of modal.querySelectorAll("details")) if (opened.includes(details.className)) details.open = true;
 }

@@ -5,14 +5,19 @@
 //
 //   onHandResult(message)   // a `hand_result` for the table on screen
 
-import { commitmentKey, entropyKey, escapeHtml, mySeat, render as draw, state } from "../store.js";
+import { addLog, commitmentKey, entropyKey, escapeHtml, mySeat, render as draw, state } from "../store.js";
+
+// Enter within this long of the window opening is the key that ended the last trick's
+// pause pressed twice, not a reading of the result (the terminal client has one too)
+const KEY_GRACE_MS = 500; // as the terminal client (client/model/base.py RESULT_KEY_GRACE)
 
 export async function onHandResult(result) {
   if (result.table !== state.code) return;
   const committed = sessionStorage.getItem(commitmentKey(state.code, result.hand_number));
   const seen = state.draftSeen[result.hand_number] || [];
   const sent = sessionStorage.getItem(entropyKey(state.code, result.hand_number));
-  state.handWindow = { result, check: null };
+  state.handWindow = { result, check: null, committed, sent, opened: performance.now() };
+  setTimeout(draw, KEY_GRACE_MS + 50); // data-keys="on": the window takes Enter from now
   let check;
   try {
     const [{ checkHand }, { hasWebCrypto }] = await Promise.all([import("../shuffle.js"), import("../sha256.js")]);
@@ -31,10 +36,9 @@ export async function onHandResult(result) {
   // checked: a later game's hand of the same number must not find these
   sessionStorage.removeItem(commitmentKey(result.table, result.hand_number));
   sessionStorage.removeItem(entropyKey(result.table, result.hand_number));
-  if (state.handWindow && state.handWindow.result === result) {
-    state.handWindow.check = check;
-    draw();
-  }
+  addLog(`Hand ${result.hand_number}: ${check.ok ? "fair shuffle ✓" : "shuffle NOT verified ✗"}`);
+  if (state.handWindow && state.handWindow.result === result) state.handWindow.check = check;
+  draw();
 }
 
 export function render(view) {
@@ -51,18 +55,32 @@ export function renderWindow() {
   const penalty = (s) => (result.bag_penalties[s] ? `−${result.bag_penalties[s] * state.table.rules.bag_penalty}` : "–");
   let verdict;
   if (check === null) verdict = `<p class="verify" data-verified="pending">Checking the shuffle…</p>`;
-  else if (check.ok) verdict = `<p class="verify ok" data-verified="yes">Shuffle verified ✓ <span class="small">(${check.hashedBy}: ${escapeHtml(check.reason)})</span></p>`;
+  else if (check.ok) verdict = `<p class="verify ok" data-verified="yes">Fair shuffle ✓</p>`;
   else verdict = `<p class="verify bad" data-verified="no">Shuffle NOT verified ✗ ${escapeHtml(check.reason)}</p>`;
-  return `<div class="window" id="hand-window" role="dialog" aria-modal="true" aria-labelledby="hand-title"><h2 id="hand-title">Hand ${result.hand_number}</h2>
+  verdict += fairDetails(state.handWindow);
+  const keys = performance.now() - state.handWindow.opened < KEY_GRACE_MS ? "wait" : "on";
+  return `<div class="window" id="hand-window" data-keys="${keys}" role="dialog" aria-modal="true" aria-labelledby="hand-title"><h2 id="hand-title">Hand ${result.hand_number}</h2>
     <table class="result"><thead><tr><th></th>${order.map((s) => `<th scope="col">${name(s)}</th>`).join("")}</tr></thead><tbody>
     ${row("bid", bid)}${row("tricks", (s) => result.tricks[s])}${row("points", (s) => result.points[s])}${row("bags added", (s) => result.bags_added[s])}${row("bag penalty", penalty)}${row("total", (s) => `<strong>${result.scores[s]}</strong>`)}${row("bags", (s) => result.bags[s])}
     </tbody></table>${verdict}<div class="choices"><button type="button" id="close-hand" autofocus>Continue (Enter)</button></div></div>`;
+}
+
+/** The seed, the commitment and the checks, folded away for those who want them. */
+function fairDetails({ result, check, committed, sent }) {
+  const item = (term, text) => `<dt>${term}</dt><dd>${escapeHtml(text)}</dd>`;
+  const entropy = result.entropy.map((value, i) => item(`entropy ${i + 1}`, value || "none")).join("");
+  const how = check && check.hashedBy ? item("hashed by", check.hashedBy) : "";
+  const checks = check ? item("checks", check.reason) : "";
+  return `<details class="fair"><summary>How this page checked the shuffle</summary><dl>
+    ${item("seed", result.seed)}${item("commitment", result.commitment)}${item("heard before the hand", committed || "not heard (joined mid-hand)")}
+    ${entropy}${item("your entropy", sent || "none sent")}${how}${checks}</dl></details>`;
 }
 
 /** Enter closes the window while it is open (before any other key's meaning). */
 export function windowKey(event) {
   if (!state.handWindow || event.key !== "Enter") return false;
   event.preventDefault();
+  if (performance.now() - state.handWindow.opened < KEY_GRACE_MS) return true;
   state.handWindow = null;
   draw();
   return true;

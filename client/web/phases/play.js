@@ -11,6 +11,16 @@ export function showsFinishedTrick(view) {
   return state.paused || (view.phase === "play" && !view.current_trick.length);
 }
 
+// the card last played slides to its place once: drawn again for the same card it stays
+let arrived = "";
+function arriving(view, card, from) {
+  const newest = view.current_trick[view.current_trick.length - 1];
+  const key = `${view.hand_number}:${view.tricks.length}:${card}`;
+  if (card !== newest || key === arrived) return "";
+  arrived = key;
+  return ` arrive${from}`;
+}
+
 export function renderTrick(view, finished) {
   const me = view.seat === null ? 0 : view.seat;
   const places = {};
@@ -25,9 +35,15 @@ export function renderTrick(view, finished) {
     leader = view.leader ?? me;
     if (view.current_trick[0]) places[leader] = view.current_trick[0];
     if (view.current_trick[1]) places[1 - leader] = view.current_trick[1];
-    note = `Trick ${view.tricks.length + 1} · ${escapeHtml(seatName(leader))} led · spades ${view.spades_broken ? "broken" : "not broken"}`;
+    const who = escapeHtml(seatName(leader));
+    const lead = view.current_trick.length ? `${who} led` : leader === view.seat ? "your lead" : `${who} to lead`;
+    note = `Trick ${view.tricks.length + 1} · ${lead} · spades ${view.spades_broken ? "broken" : "not broken"}`;
   }
-  const slot = (seat) => (places[seat] ? cardFace(places[seat], finished && finished.trick.winner === seat ? " winner" : "") : `<span class="card slot" aria-label="no card yet"></span>`);
+  const slot = (seat) => {
+    if (!places[seat]) return `<span class="card slot" aria-label="no card yet"></span>`;
+    if (finished) return cardFace(places[seat], finished.trick.winner === seat ? " winner" : "");
+    return cardFace(places[seat], arriving(view, places[seat], seat === me ? "" : " from-top"));
+  };
   return `<div class="trick${finished ? " finished" : ""}" id="trick" aria-label="the trick"><div class="slot-row">${slot(1 - me)}</div><div class="slot-row">${slot(me)}</div></div><p class="small" aria-live="polite">${note}</p>`;
 }
 

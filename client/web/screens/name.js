@@ -1,8 +1,17 @@
-// The first screen: the name shown at the table (then the page connects).
+// The first screen: the name shown at the table (then the page connects). A friend who
+// opens an invitation link (#t=CODE) first sees who invites them and the table's rules in
+// plain words, with the name asked right there and one button to sit down.
 //
-//   renderName(); nameSubmitted(connect)   // connect(name) opens the link
+//   renderName(); onNameSubmit(connect)   // connect(name) opens the link
+//   showLanding(code)                      // the invitation's words above the name form
+//
+// The protocol has no way to look at a table before `hello`: the landing says `hello` on a
+// short-lived connection of its own as "guest" (no token is kept), watches the table once
+// for its TableInfo, and closes. A request that answers a table's summary without a
+// player (say `peek_table`) would spare the server that passing spectator.
 
-import { $, render, state } from "../store.js";
+import { serverUrl } from "../net.js";
+import { $, escapeHtml, render, state } from "../store.js";
 
 export function renderName() {
   $("#name-notice").textContent = state.notice;
@@ -19,4 +28,64 @@ export function onNameSubmit(connect) {
     connect(name);
     render();
   };
+}
+
+/** The table's rules as a few plain sentences (an array of text). */
+export function rulesInWords(rules) {
+  const words = [`First to ${rules.target_score} points wins.`];
+  if (rules.lose_score !== null) words.push(`A player at ${rules.lose_score} points or below loses.`);
+  words.push("Each hand you draft your 13 cards from the stock, bid how many tricks you will take, then play; spades are trumps.");
+  words.push(rules.nil ? `You may bid nil (no tricks): ${rules.nil_bonus} points if you make it, lose as many if not.` : "No nil bids.");
+  if (rules.blind_nil) words.push(`Blind nil (before seeing a card) is worth ${rules.blind_nil_bonus} points.`);
+  words.push(`Every ${rules.bag_limit} extra tricks (bags) cost ${rules.bag_penalty} points.`);
+  return words;
+}
+
+/** Who sits at the table: "Alice invites you to play Spades", or the table's status. */
+function invitation(table) {
+  const host = table.seats.find((seat) => seat.kind === "human" || seat.name);
+  const free = table.seats.some((seat) => seat.kind === "empty");
+  const who = host && host.name ? escapeHtml(host.name) : "A friend";
+  const heading = free ? `${who} invites you to play Spades` : `${who}'s table is full: you can watch`;
+  const rules = rulesInWords(table.rules).map((line) => `<li>${escapeHtml(line)}</li>`).join("");
+  const preset = table.preset ? `${escapeHtml(table.preset)} rules` : "custom rules";
+  return `<h2 id="landing-title">${heading}</h2>
+    <p>Table <strong class="code">${escapeHtml(table.code)}</strong> · ${preset}</p>
+    <ul class="rules-words">${rules}</ul>`;
+}
+
+function paint(table, code) {
+  const landing = $("#landing");
+  landing.innerHTML = table ? invitation(table) : `<h2 id="landing-title">You are invited to play Spades</h2><p>Table <strong class="code">${escapeHtml(code)}</strong></p>`;
+  landing.hidden = false;
+  $("#name-title").textContent = "Your name";
+  $("#name-form button").textContent = table && !table.seats.some((seat) => seat.kind === "empty") ? "Watch" : "Sit down";
+}
+
+/** Show the invitation for table `code` above the name form (empty, focused). */
+export function showLanding(code) {
+  paint(null, code);
+  $("#name-input").focus();
+  let ws;
+  try {
+    ws = new WebSocket(serverUrl(), ["spades2.json"]);
+  } catch {
+    return;
+  }
+  const done = setTimeout(() => ws.close(), 8000);
+  ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "hello", protocol_version: 1, protocol_minor: 1, name: "guest" })));
+  ws.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "welcome") ws.send(JSON.stringify({ type: "watch_table", code, id: 1 }));
+    else if (message.type === "snapshot" || message.type === "error") {
+      clearTimeout(done);
+      ws.close();
+      if (message.type === "snapshot" && state.screen === "name") paint(message.table, code);
+    }
+  });
 }

@@ -61,7 +61,7 @@ export function renderTable() {
   const canAddBot = table.status === "waiting" && me !== null && table.seats.some((s) => s.kind === "empty");
   root.innerHTML = `
     <div class="topline">
-      <span>Table <strong class="code">${escapeHtml(table.code)}</strong> · ${escapeHtml(table.preset || "custom rules")} · hand ${view.hand_number}${me === null ? " · watching" : ""}</span>
+      <span>Table <strong class="code">${escapeHtml(table.code)}</strong> · ${escapeHtml(table.preset || "custom rules")}${view.hand_number > 0 ? ` · hand ${view.hand_number}` : ""}${me === null ? " · watching" : ""}</span>
       ${invite}
     </div>
     <div class="board">
@@ -80,9 +80,20 @@ export function renderTable() {
         <button type="button" id="leave">${me === null ? "Stop watching" : "Leave"}</button>
       </div>
       <h2>Log</h2>
-      <ol class="log" aria-live="polite">${state.log.slice(-12).map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ol>
+      <ol class="log" aria-live="polite">${renderLog()}</ol>
       ${renderChat()}
     </aside>`;
+  const log = root.querySelector(".log");
+  if (log) log.scrollTop = log.scrollHeight; // the newest line in sight
+}
+
+// the last lines of the log, numbered from its first line
+function renderLog() {
+  const first = Math.max(0, state.log.length - 40);
+  return state.log
+    .slice(first)
+    .map((line, i) => `<li${/^Hand \d/.test(line.text) ? ` class="hand-line"` : ""}><span class="n">${first + i + 1}</span><span>${escapeHtml(line.text)}</span></li>`)
+    .join("");
 }
 
 /** A key on the table screen (not in a text field). */
