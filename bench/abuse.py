@@ -19,6 +19,14 @@ Attacks: ``ping_flood`` (websocket ping frames, never reading), ``slow_reader``
 possible), ``squat`` (tables with a one-hour hold, then gone), ``bot_tables`` (hard bot
 tables with stand-ins and nobody there), ``list_flood`` (four clients listing 100
 tables at their rate limit), ``half_open`` (handshakes that never finish).
+
+The attacks of hardening round 3 live beside it, each runnable alone with its own server
+and honest players: ``bench/abuse_work.py`` (analysis flood, create and leave, report
+flood, record egress), ``bench/abuse_edge.py`` (half-open sockets from several addresses,
+HEAD and garbage floods measured in log bytes) and ``bench/abuse_shares.py`` (fair shares
+from several addresses and an IPv6 /64, list and unknown-key floods, the turn credit). With
+``--suites`` (default: all of ``core,work,edge,shares``) this script runs each in turn and
+prints one JSON object with a key per suite (``core`` is the attacks above).
 """
 
 from __future__ import annotations
@@ -408,12 +416,40 @@ def main() -> None:
     parser.add_argument("--attacks", default=",".join(ATTACKS), help="comma-separated")
     parser.add_argument("--seconds", type=float, default=14.0, help="measured per phase")
     parser.add_argument("--warmup", type=float, default=3.0, help="attack before measuring")
+    parser.add_argument("--suites", default=",".join(SUITES), help="comma-separated")
     args = parser.parse_args()
     args.attacks = [a for a in args.attacks.split(",") if a]
     unknown = set(args.attacks) - set(ATTACKS)
     if unknown:
         parser.error(f"unknown attacks: {', '.join(sorted(unknown))}")
-    print(json.dumps(asyncio.run(run(args))))
+    suites = [name for name in args.suites.split(",") if name]
+    if set(suites) - set(SUITES):
+        parser.error(f"unknown suites: {', '.join(sorted(set(suites) - set(SUITES)))}")
+    result: dict[str, Any] = {}
+    for name in suites:
+        result[name] = asyncio.run(run(args)) if name == "core" else run_suite(SUITES[name])
+    print(json.dumps(result))
+
+
+SUITES = {
+    "core": "",
+    "work": "abuse_work.py",
+    "edge": "abuse_edge.py",
+    "shares": "abuse_shares.py",
+}
+
+
+def run_suite(script: str) -> dict[str, Any]:
+    """Run one of the other abuse scripts (own server, own honest players); its JSON line."""
+    path = Path(__file__).resolve().parent / script
+    done = subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, timeout=900, check=False
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return {"error": f"exit {done.returncode}", "stderr": done.stderr[-2000:]}
+    parsed: dict[str, Any] = json.loads(lines[-1])
+    return parsed
 
 
 if __name__ == "__main__":
