@@ -54,6 +54,18 @@ from protocol._messages.common import (
     SUPPORTED_VERSIONS,
     stale_version_message,
 )
+
+# the value types of the fields, as ``m.Seat``, ``m.BotLevel``... (the redundant aliases
+# re-export them without adding them to the message list in ``__all__``)
+from protocol._messages.common import BotLevel as BotLevel
+from protocol._messages.common import CardText as CardText
+from protocol._messages.common import Count as Count
+from protocol._messages.common import HexText as HexText
+from protocol._messages.common import Phase as Phase
+from protocol._messages.common import RequestId as RequestId
+from protocol._messages.common import Score as Score
+from protocol._messages.common import Seat as Seat
+from protocol._messages.common import TableCode as TableCode
 from protocol._messages.error_codes import ERROR_CODE_MEANINGS, ERROR_CODES, ErrorCode
 from protocol._messages.events import (
     BidEvent,
