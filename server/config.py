@@ -84,6 +84,17 @@ class ServerConfig:
     - ``fd_limit``: the open-file limit to plan for (``None``: raise the soft limit to the
       hard one at start and use that); new connections are shed 128 descriptors short of
       it, so the store and the bot workers always have theirs.
+    - ``ipv6_share_prefix``: IPv6 addresses count by network for every per-address limit
+      (64, or 56 where providers hand out /56 blocks); IPv4 addresses count one by one.
+    - ``share_reserve``: the part of ``max_connections`` and ``max_tables`` (at least
+      one each; ``0``: none) kept for addresses that hold none: an address that holds
+      some may not take the last of them, so a newcomer always finds room.
+    - ``address_messages_per_second``/``address_burst``: the request budget shared by
+      every connection of one address, on top of each connection's own.
+    - ``credits_per_second``: request tokens a connection may be given back for the
+      replies the server asks of it (one per ``your_turn``), at most.
+    - ``actions_per_second``/``actions_burst``: ``act`` requests one player may make,
+      whatever the connections (beyond: ``rate_limited``).
     - ``list_cache_seconds``: how long one listing of the open tables serves every
       ``list_tables``.
     - ``bot_decisions_per_address``: bot decisions in flight at once for the tables of
@@ -152,6 +163,14 @@ class ServerConfig:
     metrics_host: str = "127.0.0.1"
     admin_socket: str | None = None
     trusted_proxies: tuple[str, ...] = ()
+    # fair shares (server/limits.py): one IPv4 address, or one IPv6 network of this prefix
+    ipv6_share_prefix: int = 64
+    share_reserve: float = 0.05
+    address_messages_per_second: float = 150.0
+    address_burst: int = 300
+    credits_per_second: float = 5.0
+    actions_per_second: float = 10.0
+    actions_burst: int = 30
     # retention (server/store/retention.py): days each kind is kept, 0 for ever
     keep_finished_days: float = 365.0
     reclaim_days: float = 7.0

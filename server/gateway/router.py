@@ -33,6 +33,7 @@ from server.errors import RequestError
 from server.gateway import hello
 from server.gateway.services import Services
 from server.gateway.session import Session, error_message
+from server.limits import AddressBudgets
 from server.lobby import handlers
 from server.lobby.handlers import Lobby
 from server.lobby.players import Player, Players
@@ -55,6 +56,11 @@ MINIMUM_MINOR: dict[type, tuple[int, str]] = {
 """Requests new in a minor version: refused (``bad_message``) from an older connection."""
 
 REDIRECT_MINOR = 2  # ``redirect`` is protocol 1.2
+
+MAX_JSON_QUOTES = 256
+"""Quote characters a JSON frame may hold (each key takes two): the largest request has
+fewer than 30 keys, and refusing an object of hundreds of unknown keys before the
+validator lists each of them costs nothing."""
 
 
 class _Metrics(Protocol):
@@ -122,6 +128,9 @@ class Router:
             m.Ping: services.ping,
         }
         self._hello_waiting: set[Session] = set()
+        # every connection of one address spends from one budget too: 250 connections
+        # at each one's own rate would be several cores of work
+        self.budgets = AddressBudgets(parts.config)
 
     # ---- frames in --------------------------------------------------------------------
 
@@ -129,6 +138,12 @@ class Router:
         parts = self.parts
         parts.metrics.request_started()
         limit = parts.config.max_message_bytes
+        if session.json and isinstance(data, str) and data.count('"') > MAX_JSON_QUOTES:
+            if self._rate_ok(session, None, None):
+                parts.metrics.error("bad_message")
+                reason = "a message has fewer keys and strings than this"
+                session.send(error_message("bad_message", reason, None, None))
+            return
         try:
             if session.json:
                 message = decode_client_json(data, limit)  # type: ignore[arg-type]
@@ -148,7 +163,7 @@ class Router:
         self._answered(session, message, self._dispatch)
 
     def _rate_ok(self, session: Session, request: str | None, req_id: int | None) -> bool:
-        if session.rate.take():
+        if session.rate.take() and self.budgets.take(session.address):
             session.strikes = 0
             return True
         session.strikes += 1
