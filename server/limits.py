@@ -38,6 +38,7 @@ __all__ = [
     "AddressLimits",
     "LimitError",
     "TokenBucket",
+    "action_bucket",
     "address_share",
 ]
 
@@ -71,6 +72,12 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+    def wait(self, now: float | None = None) -> float:
+        """Seconds until ``take`` would succeed (0.0: now)."""
+        now = time.monotonic() if now is None else now
+        tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
 
     def full(self, now: float) -> bool:
         """Whether the bucket would be full at ``now`` (nothing left to remember)."""
@@ -218,8 +225,8 @@ class AddressBudgets:
     CHECK_EVERY = 4096  # buckets kept before the full ones (idle shares) are dropped
 
     def __init__(self, config: ServerConfig) -> None:
-        self.rate = config.address_messages_per_second
-        self.burst = config.address_burst
+        self.rate = config.address_messages_per_second or 5 * config.rate_messages_per_second
+        self.burst = config.address_burst or 5 * config.rate_burst
         self.prefix = config.ipv6_share_prefix
         self.buckets: dict[str, TokenBucket] = {}
 
@@ -238,6 +245,14 @@ class AddressBudgets:
         # a full bucket is the same as none: forgetting it changes nothing
         for share in [s for s, bucket in self.buckets.items() if bucket.full(now)]:
             del self.buckets[share]
+
+
+def action_bucket(config: ServerConfig) -> TokenBucket:
+    """One player's ``act`` budget (``actions_per_second``, ``actions_burst``; by default
+    a third of a connection's message rate and half its burst)."""
+    rate = config.actions_per_second or config.rate_messages_per_second / 3
+    burst = config.actions_burst or max(1, config.rate_burst // 2)
+    return TokenBucket(rate, burst)
 
 
 def _has_bot(table: Table) -> bool:

@@ -2,8 +2,9 @@
 
     welcome(parts, session, message)     # raises RequestError; answers ``welcome``
 
-A name that looks like a word of the game's (:func:`server.lobby.names.reserved`) or
-like a connected player's name is refused (``bad_name``). A name or a resumed player's
+A name that looks like a word of the game's (:func:`server.lobby.names.reserved`) is
+refused (``bad_name``); a new player whose name looks like a connected player's gets a
+number added (``alice 2``, in ``welcome.name``). A name or a resumed player's
 name that looks like one the host banned is refused (``banned``) and the
 connection closed. A new player is kept in memory only until they first sit down. A
 resumed player's old connection is closed (4000), and each of their tables gets them
@@ -89,12 +90,9 @@ def welcome(parts: HelloParts, session: Session, message: m.Hello) -> None:
             player = players.known(row.id, row.name)
         token, resumed = message.token, True
     else:
-        holder = players.names.holder(name)
-        if isinstance(holder, Player) and holder.conn is not None:
-            # two connected players may not look alike: whom would a reader mean?
-            raise RequestError(
-                "bad_name", f"a player named like {name!r} is here already; choose another"
-            )
+        # two connected players never look alike (whom would a reader mean?): a
+        # look-alike of a connected player's name gets a number, "alice 2"
+        name = players.names.unique(name)
         player, token = players.new(name)  # in memory only until they first sit down
         resumed = False
     session.minor = min(message.protocol_minor, m.PROTOCOL_MINOR)

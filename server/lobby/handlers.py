@@ -25,7 +25,7 @@ from protocol.codec import encode_for, json_from_msgpack
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
-from server.limits import AddressLimits, LimitError, TokenBucket
+from server.limits import AddressLimits, LimitError
 from server.lobby.players import Link, Player
 from server.lobby.registry import Elsewhere, Rooms
 from server.logs import event
@@ -209,13 +209,6 @@ def act(lobby: Lobby, session: Link, player: Player, message: m.Act) -> Elsewher
     room = lobby.rooms.find(message.code)
     if isinstance(room, Elsewhere):
         return room
-    config = lobby.config
-    if player.actions is None:
-        player.actions = TokenBucket(config.actions_per_second, config.actions_burst)
-    if not player.actions.take():
-        # a player's moves, whatever their connections: two of them answering each
-        # other's turns would otherwise play as fast as the loop runs
-        raise RequestError("rate_limited", "too many moves; slow down")
     requests.act(room, session, player.id, message)
     return None
 

@@ -5,6 +5,9 @@
     reserved("ʙot") / reserved("Bot（easy）")   # True: the game's own words
     NameIndex()                         # connected players by skeleton (uniqueness)
 
+A new player whose name looks like a connected player's is welcomed with a number added
+(``alice 2``; ``welcome.name`` says which): two connected players never look alike.
+
 The skeleton is NFKC (fullwidth and other compatibility forms, mathematical letters),
 then the look-alike letters of other scripts mapped to the Latin letter they imitate
 (uppercase ones first, since ``Υ`` looks like ``Y`` but ``υ`` like ``u``), then casefold,
@@ -22,6 +25,7 @@ Raises nothing.
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from typing import Protocol
 
@@ -94,21 +98,43 @@ class _Named(Protocol):
 
 
 class NameIndex:
-    """Who holds each skeleton among connected players: ``claim`` before welcoming,
+    """Who holds each skeleton among connected players: ``claim`` when welcoming,
     ``release`` at goodbye.
 
         index.holder("alice")        # the connected player whose name looks alike, or None
+        index.unique("alice")        # "alice", or "alice 2" when an alice is connected
         index.claim(player); index.release(player)
     """
 
+    TRIES = 64  # numbered names tried in a row before a random number is drawn
+
     def __init__(self) -> None:
         self._by_skeleton: dict[str, object] = {}
+        self._next: dict[str, int] = {}  # by skeleton: the number to try first
 
     def __len__(self) -> int:
         return len(self._by_skeleton)
 
     def holder(self, name: str) -> object | None:
         return self._by_skeleton.get(skeleton(name))
+
+    def unique(self, name: str, max_length: int = 24) -> str:
+        """``name``, or ``name`` with a number (``"alice 2"``, cut to ``max_length``) when
+        a connected player's name looks like it: never one that looks like another's."""
+        base = skeleton(name)
+        if base not in self._by_skeleton:
+            return name
+        number = self._next.get(base, 2)
+        for attempt in range(self.TRIES * 2):
+            if attempt >= self.TRIES:  # a crowd of one name: any free number will do
+                number = secrets.randbelow(10**6) + 2
+            suffix = f" {number}"
+            candidate = name[: max_length - len(suffix)].rstrip() + suffix
+            if skeleton(candidate) not in self._by_skeleton:
+                self._next[base] = number + 1
+                return candidate
+            number += 1
+        return candidate  # a million look-alikes connected: cannot happen under the caps
 
     def claim(self, player: _Named) -> None:
         self._by_skeleton[skeleton(player.name)] = player

@@ -37,10 +37,6 @@ TEST_CONFIG = ServerConfig(
     max_connections_per_address=100_000,
     max_tables_per_address=100_000,
     max_bot_tables_per_address=100_000,
-    address_messages_per_second=100_000.0,
-    address_burst=100_000,
-    actions_per_second=100_000.0,
-    actions_burst=100_000,
     share_reserve=0.0,
 )
 
