@@ -168,6 +168,33 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default {d.bot_decisions_per_address}; raise it behind a reverse proxy)",
     )
     add(
+        "--ipv6-share-prefix",
+        type=int,
+        choices=(48, 56, 64),
+        default=d.ipv6_share_prefix,
+        help="IPv6 addresses count by this network for the per-address limits "
+        f"(default {d.ipv6_share_prefix}; 56 where providers hand out /56 blocks)",
+    )
+    add(
+        "--share-reserve",
+        type=float,
+        default=d.share_reserve,
+        help="part of the connections and tables kept for addresses holding none "
+        f"(default {d.share_reserve:g}; 0: none)",
+    )
+    add(
+        "--address-rate",
+        type=float,
+        default=None,
+        help="messages per second for all connections of one address (default: 5 x --rate)",
+    )
+    add(
+        "--actions-rate",
+        type=float,
+        default=None,
+        help="moves per second of one player; faster ones wait (default: --rate / 3)",
+    )
+    add(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -281,6 +308,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         trusted_proxies=tuple(args.trusted_proxy),
         allowed_origins=tuple(args.allowed_origin),
         max_half_open_per_address=args.max_half_open_per_address,
+        ipv6_share_prefix=args.ipv6_share_prefix,
+        share_reserve=args.share_reserve,
+        address_messages_per_second=args.address_rate,
+        actions_per_second=args.actions_rate,
         keep_finished_days=args.keep_finished_days,
         reclaim_days=args.reclaim_days,
         keep_analyses_days=args.keep_analyses_days,

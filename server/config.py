@@ -84,6 +84,20 @@ class ServerConfig:
     - ``fd_limit``: the open-file limit to plan for (``None``: raise the soft limit to the
       hard one at start and use that); new connections are shed 128 descriptors short of
       it, so the store and the bot workers always have theirs.
+    - ``ipv6_share_prefix``: IPv6 addresses count by network for every per-address limit
+      (64, or 56 where providers hand out /56 blocks); IPv4 addresses count one by one.
+    - ``share_reserve``: the part of ``max_connections`` and ``max_tables`` (at least
+      one each; ``0``: none) kept for addresses that hold none: an address that holds
+      some may not take the last of them, so a newcomer always finds room.
+    - ``address_messages_per_second``/``address_burst``: the request budget shared by
+      every connection of one address, on top of each connection's own (``None``: five
+      connections' worth, ``5 * rate_messages_per_second`` and ``5 * rate_burst``).
+    - ``credits_per_second``: request tokens a connection may be given back for the
+      replies the server asks of it (one per ``your_turn``), at most.
+    - ``actions_per_second``/``actions_burst``: ``act`` requests of one player handled
+      a second, whatever the connections (``None``: a third of ``rate_messages_per_second``
+      and half of ``rate_burst``); a faster one waits its turn (one at most; more are
+      refused with ``rate_limited``).
     - ``list_cache_seconds``: how long one listing of the open tables serves every
       ``list_tables``.
     - ``bot_decisions_per_address``: bot decisions in flight at once for the tables of
@@ -175,6 +189,14 @@ class ServerConfig:
     trusted_proxies: tuple[str, ...] = ()
     max_half_open_per_address: int = 64
     allowed_origins: tuple[str, ...] = ()
+    # fair shares (server/limits.py): one IPv4 address, or one IPv6 network of this prefix
+    ipv6_share_prefix: int = 64
+    share_reserve: float = 0.05
+    address_messages_per_second: float | None = None
+    address_burst: int | None = None
+    credits_per_second: float = 5.0
+    actions_per_second: float | None = None
+    actions_burst: int | None = None
     # retention (server/store/retention.py): days each kind is kept, 0 for ever
     keep_finished_days: float = 365.0
     reclaim_days: float = 7.0

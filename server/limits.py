@@ -2,20 +2,29 @@
 
     bucket = TokenBucket(rate=20.0, burst=40)      # requests, chat, pings, reports
     if not bucket.take(): ...                      # refused
+    share = address_share("2001:db8::1")           # "2001:db8::/64": what limits count
     limits = AddressLimits(config)
-    if not limits.connect(address): ...          # refuse: server_full, close 1013
+    if not limits.connect(address): ...            # refuse: server_full, close 1013
     limits.disconnect(address)
     limits.check_new_table(address, tables, bot=True)   # raises LimitError
+    budgets = AddressBudgets(config)
+    if not budgets.take(address): ...              # the address's shared request budget
 
 One client must not take every connection, every table slot or every bot: each address
 may hold at most a share of them (``ServerConfig.max_connections_per_address`` and
 friends; by default a quarter of the connections, a fifth of the tables and a fiftieth
-of the tables with a bot, at least 4). Behind a reverse proxy every client has the
-proxy's address, so raise these there (docs/hosting.md: "TLS and reverse proxies").
+of the tables with a bot, at least 4). An *address* here is a share
+(:func:`address_share`): an IPv4 address, or an IPv6 network (``/64`` by default), since
+one host holds a whole /64. A few addresses together must not take everything either:
+the last ``share_reserve`` of the connections and of the tables are kept for addresses
+that hold none. Behind a reverse proxy every client has the proxy's address, so raise
+these there or trust the proxy (docs/hosting.md: "TLS and reverse proxies").
 """
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import time
 from collections.abc import Iterable, Sequence
 from typing import Protocol
@@ -23,7 +32,18 @@ from typing import Protocol
 from server.config import ServerConfig
 from server.errors import ServerError
 
-__all__ = ["AddressLimits", "LimitError", "TokenBucket"]
+__all__ = [
+    "DEFAULT_IPV6_PREFIX",
+    "AddressBudgets",
+    "AddressLimits",
+    "LimitError",
+    "TokenBucket",
+    "action_bucket",
+    "address_share",
+]
+
+DEFAULT_IPV6_PREFIX = 64
+"""IPv6 addresses of one /64 are one share (``ServerConfig.ipv6_share_prefix``)."""
 
 
 class TokenBucket:
@@ -31,6 +51,8 @@ class TokenBucket:
 
     ``take(now)`` spends one if there is one (``now``: a clock of the caller's, seconds;
     default ``time.monotonic()``); ``credit(count)`` gives tokens back."""
+
+    __slots__ = ("burst", "last", "rate", "tokens")
 
     def __init__(self, rate: float, burst: float, now: float | None = None) -> None:
         self.rate = rate
@@ -50,6 +72,39 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+    def wait(self, now: float | None = None) -> float:
+        """Seconds until ``take`` would succeed (0.0: now)."""
+        now = time.monotonic() if now is None else now
+        tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def full(self, now: float) -> bool:
+        """Whether the bucket would be full at ``now`` (nothing left to remember)."""
+        return self.tokens + max(0.0, now - self.last) * self.rate >= self.burst
+
+
+@functools.lru_cache(maxsize=4096)
+def address_share(address: str, ipv6_prefix: int = DEFAULT_IPV6_PREFIX) -> str:
+    """The share ``address`` counts toward: an IPv4 address itself, an IPv6 address's
+    ``/ipv6_prefix`` network (``"2001:db8:1:2::/64"``). Idempotent (a share is its own
+    share); text that is no IP address is returned as it is (``"?"``)."""
+    text = address.strip()
+    try:
+        if "/" in text:
+            network = ipaddress.ip_network(text, strict=False)
+            if network.version == 4:
+                return str(network.network_address) if network.prefixlen == 32 else str(network)
+            prefix = min(network.prefixlen, ipv6_prefix)
+            return str(network.supernet(new_prefix=prefix))
+        parsed = ipaddress.ip_address(text)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    if parsed.version == 4:
+        return str(parsed)
+    return str(ipaddress.ip_network(f"{parsed}/{ipv6_prefix}", strict=False))
 
 
 class _Seat(Protocol):
@@ -74,8 +129,16 @@ class LimitError(ServerError):
     """An address is at one of its limits; ``str(error)`` says which, for the client."""
 
 
+def _reserve(total: int, part: float) -> int:
+    """The slots of ``total`` kept for addresses holding none: at least one (if any),
+    none when ``part`` is 0."""
+    if part <= 0:
+        return 0
+    return min(max(0, total - 1), max(1, int(total * part)))
+
+
 class AddressLimits:
-    """Connection counts by address, and the table checks (tables carry their address)."""
+    """Connection counts by share, and the table checks (tables carry their address)."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.max_connections = config.max_connections_per_address or max(
@@ -83,41 +146,113 @@ class AddressLimits:
         )
         self.max_tables = config.max_tables_per_address or max(4, config.max_tables // 5)
         self.max_bot_tables = config.max_bot_tables_per_address or max(4, config.max_tables // 50)
-        self.connections: dict[str, int] = {}
+        self.prefix = config.ipv6_share_prefix
+        # an address holding some may fill the server up to here, not further
+        self.connections_open_to_holders = config.max_connections - _reserve(
+            config.max_connections, config.share_reserve
+        )
+        self.tables_open_to_holders = config.max_tables - _reserve(
+            config.max_tables, config.share_reserve
+        )
+        self.connections: dict[str, int] = {}  # by share
+        self.total_connections = 0
+
+    def share(self, address: str) -> str:
+        """What ``address`` counts as (see :func:`address_share`)."""
+        return address_share(address, self.prefix)
 
     def connect(self, address: str) -> bool:
-        """Count a new connection from ``address``; ``False`` (not counted) if at its limit."""
-        held = self.connections.get(address, 0)
+        """Count a new connection from ``address``; ``False`` (not counted) if at its limit,
+        or if it holds some and only the reserve for newcomers is left."""
+        share = self.share(address)
+        held = self.connections.get(share, 0)
         if held >= self.max_connections:
             return False
-        self.connections[address] = held + 1
+        if held and self.total_connections >= self.connections_open_to_holders:
+            return False
+        self.connections[share] = held + 1
+        self.total_connections += 1
         return True
 
     def disconnect(self, address: str) -> None:
-        held = self.connections.get(address, 0) - 1
-        if held > 0:
-            self.connections[address] = held
+        share = self.share(address)
+        held = self.connections.get(share, 0)
+        if held <= 0:
+            return
+        self.total_connections -= 1
+        if held > 1:
+            self.connections[share] = held - 1
         else:
-            self.connections.pop(address, None)
+            del self.connections[share]
 
     def check_new_table(self, address: str, tables: Iterable[Table], bot: bool) -> None:
         """Raise :class:`LimitError` if ``address`` may not hold one more table (with a bot
-        in it when ``bot``): every table in memory counts, finished ones too."""
-        held = with_bot = 0
+        in it when ``bot``): every table in memory counts, finished ones too; an address
+        that holds some may not take the tables kept for newcomers."""
+        share = self.share(address)
+        held = with_bot = total = 0
         for table in tables:
-            if table.address == address:
+            total += 1
+            if table.address is not None and self.share(table.address) == share:
                 held += 1
                 with_bot += _has_bot(table)
         if held >= self.max_tables:
             raise LimitError("your address holds as many tables as one address may")
+        if held and total >= self.tables_open_to_holders:
+            raise LimitError(
+                "the server keeps its last tables for addresses that hold none; "
+                "your address holds some"
+            )
         if bot and with_bot >= self.max_bot_tables:
             raise LimitError("your address has the bot at as many tables as one address may")
 
     def check_bot(self, address: str, tables: Iterable[Table]) -> None:
         """Raise :class:`LimitError` if ``address`` may not bring the bot to one more table."""
-        with_bot = sum(_has_bot(table) for table in tables if table.address == address)
+        share = self.share(address)
+        with_bot = sum(
+            _has_bot(table)
+            for table in tables
+            if table.address is not None and self.share(table.address) == share
+        )
         if with_bot >= self.max_bot_tables:
             raise LimitError("your address has the bot at as many tables as one address may")
+
+
+class AddressBudgets:
+    """The request budget each share spends from, whichever of its connections asks
+    (``address_messages_per_second``, ``address_burst``); on top of each connection's."""
+
+    CHECK_EVERY = 4096  # buckets kept before the full ones (idle shares) are dropped
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.rate = config.address_messages_per_second or 5 * config.rate_messages_per_second
+        self.burst = config.address_burst or 5 * config.rate_burst
+        self.prefix = config.ipv6_share_prefix
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str, now: float | None = None) -> bool:
+        """Spend one request of ``address``'s share; ``False`` when it has none left."""
+        now = time.monotonic() if now is None else now
+        share = address_share(address, self.prefix)
+        bucket = self.buckets.get(share)
+        if bucket is None:
+            if len(self.buckets) >= self.CHECK_EVERY:
+                self._drop_idle(now)
+            bucket = self.buckets[share] = TokenBucket(self.rate, self.burst, now)
+        return bucket.take(now)
+
+    def _drop_idle(self, now: float) -> None:
+        # a full bucket is the same as none: forgetting it changes nothing
+        for share in [s for s, bucket in self.buckets.items() if bucket.full(now)]:
+            del self.buckets[share]
+
+
+def action_bucket(config: ServerConfig) -> TokenBucket:
+    """One player's ``act`` budget (``actions_per_second``, ``actions_burst``; by default
+    a third of a connection's message rate and half its burst)."""
+    rate = config.actions_per_second or config.rate_messages_per_second / 3
+    burst = config.actions_burst or max(1, config.rate_burst // 2)
+    return TokenBucket(rate, burst)
 
 
 def _has_bot(table: Table) -> bool:

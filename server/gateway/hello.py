@@ -2,7 +2,10 @@
 
     welcome(parts, session, message)     # raises RequestError; answers ``welcome``
 
-A name or a resumed player's name that the host banned is refused (``banned``) and the
+A name that looks like a word of the game's (:func:`server.lobby.names.reserved`) is
+refused (``bad_name``); a new player whose name looks like a connected player's gets a
+number added (``alice 2``, in ``welcome.name``). A name or a resumed player's
+name that looks like one the host banned is refused (``banned``) and the
 connection closed. A new player is kept in memory only until they first sit down. A
 resumed player's old connection is closed (4000), and each of their tables gets them
 back: their seat's snapshot, its ``your_turn`` if it is their move.
@@ -20,6 +23,7 @@ from protocol.text import TextError, clean_name
 from server.config import ServerConfig
 from server.errors import RequestError
 from server.gateway.session import Session, error_message
+from server.lobby.names import reserved
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.logs import event
@@ -62,6 +66,8 @@ def welcome(parts: HelloParts, session: Session, message: m.Hello) -> None:
         name = clean_name(message.name)
     except TextError as error:
         raise RequestError("bad_name", str(error)) from None
+    if reserved(name):  # look-alikes too: ``ʙot``, ``Υou``, ``Bot（easy）``
+        raise RequestError("bad_name", f"the name {name!r} is one the game uses itself")
     if parts.bans.name_banned(name):
         _refuse_banned(parts, session, message)
         return
@@ -84,6 +90,9 @@ def welcome(parts: HelloParts, session: Session, message: m.Hello) -> None:
             player = players.known(row.id, row.name)
         token, resumed = message.token, True
     else:
+        # two connected players never look alike (whom would a reader mean?): a
+        # look-alike of a connected player's name gets a number, "alice 2"
+        name = players.names.unique(name)
         player, token = players.new(name)  # in memory only until they first sit down
         resumed = False
     session.minor = min(message.protocol_minor, m.PROTOCOL_MINOR)
@@ -93,6 +102,9 @@ def welcome(parts: HelloParts, session: Session, message: m.Hello) -> None:
         old.close_soon(4000, "resumed on another connection")
     player.conn = session
     session.player = player
+    holder = players.names.holder(player.name)
+    if not (isinstance(holder, Player) and holder.conn is not None):
+        players.names.claim(player)
     seated = parts.rooms.tables_of(player.id)
     session.send(
         m.Welcome(
@@ -143,6 +155,7 @@ def goodbye(parts: HelloParts, session: Session, closing: bool) -> None:
     if player is None or player.conn is not session:
         return
     player.conn = None
+    parts.players.names.release(player)
     seated = rooms.tables_of(player.id)
     if player.unstored_token_hash is not None and not seated:
         parts.players.forget(player)  # never sat down: nothing of them is kept

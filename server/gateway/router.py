@@ -19,6 +19,7 @@ the URL), or answers it here if the table came to this node meanwhile.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,7 @@ from server.errors import RequestError
 from server.gateway import hello
 from server.gateway.services import Services
 from server.gateway.session import Session, error_message
+from server.limits import AddressBudgets, action_bucket
 from server.lobby import handlers
 from server.lobby.handlers import Lobby
 from server.lobby.players import Player, Players
@@ -55,6 +57,11 @@ MINIMUM_MINOR: dict[type, tuple[int, str]] = {
 """Requests new in a minor version: refused (``bad_message``) from an older connection."""
 
 REDIRECT_MINOR = 2  # ``redirect`` is protocol 1.2
+
+MAX_JSON_QUOTES = 256
+"""Quote characters a JSON frame may hold (each key takes two): the largest request has
+fewer than 30 keys, and refusing an object of hundreds of unknown keys before the
+validator lists each of them costs nothing."""
 
 
 class _Metrics(Protocol):
@@ -122,6 +129,10 @@ class Router:
             m.Ping: services.ping,
         }
         self._hello_waiting: set[Session] = set()
+        # every connection of one address spends from one budget too: 250 connections
+        # at each one's own rate would be several cores of work
+        self.budgets = AddressBudgets(parts.config)
+        self._deferred: set[str] = set()  # players with an act waiting for its budget
 
     # ---- frames in --------------------------------------------------------------------
 
@@ -129,6 +140,12 @@ class Router:
         parts = self.parts
         parts.metrics.request_started()
         limit = parts.config.max_message_bytes
+        if session.json and isinstance(data, str) and data.count('"') > MAX_JSON_QUOTES:
+            if self._rate_ok(session, None, None):
+                parts.metrics.error("bad_message")
+                reason = "a message has fewer keys and strings than this"
+                session.send(error_message("bad_message", reason, None, None))
+            return
         try:
             if session.json:
                 message = decode_client_json(data, limit)  # type: ignore[arg-type]
@@ -145,10 +162,55 @@ class Router:
             return
         if not self._rate_ok(session, message.type, message.id):
             return
+        if isinstance(message, m.Act) and self._defers(session, message):
+            return
         self._answered(session, message, self._dispatch)
 
+    def _defers(self, session: Session, message: m.Act) -> bool:
+        """Whether ``message`` waits for (or is refused by) its player's act budget.
+
+        A player's moves are bounded whatever their connections: two connections that
+        answer each other's ``your_turn`` at once would otherwise play as fast as the
+        loop runs. A client that answers each turn at once is slowed, never refused: its
+        act waits for the budget (one act at a time; another meanwhile is refused)."""
+        player = session.player
+        if player is None:
+            return False
+        if player.actions is None:
+            player.actions = action_bucket(self.parts.config)
+        if player.id in self._deferred:
+            self.parts.metrics.error("rate_limited")
+            reason = "too many moves; wait for the one before"
+            session.send(error_message("rate_limited", reason, message.type, message.id))
+            return True
+        wait = player.actions.wait()
+        if wait <= 0.0 and player.actions.take():
+            return False
+        self._deferred.add(player.id)
+        loop = asyncio.get_running_loop()
+        loop.call_later(wait, self._run_deferred, session, message, player.id)
+        return True
+
+    def _run_deferred(self, session: Session, message: m.Act, player_id: str) -> None:
+        player = session.player
+        if session.closed or player is None or player.id != player_id:
+            self._deferred.discard(player_id)
+            return
+        assert player.actions is not None
+        wait = player.actions.wait()
+        if wait > 0.0 or not player.actions.take():
+            asyncio.get_running_loop().call_later(
+                max(wait, 0.001), self._run_deferred, session, message, player_id
+            )
+            return
+        self._deferred.discard(player_id)
+        writes = self.parts.store.write_attempts
+        self._answered(session, message, self._dispatch)
+        if self.parts.store.write_attempts != writes:
+            self.parts.work.schedule()  # no frame of this turn asks for the flush
+
     def _rate_ok(self, session: Session, request: str | None, req_id: int | None) -> bool:
-        if session.rate.take():
+        if session.rate.take() and self.budgets.take(session.address):
             session.strikes = 0
             return True
         session.strikes += 1

@@ -69,6 +69,7 @@ class Session:
         "close_task",
         "closed",
         "config",
+        "credits",
         "hub",
         "id",
         "json",
@@ -96,6 +97,8 @@ class Session:
         self._watching: set[str] = set()
         self.rate = TokenBucket(config.rate_messages_per_second, config.rate_burst)
         self.chat_rate = TokenBucket(config.chat_per_second, config.chat_burst)
+        # what the server may give back for the replies it asks for (see credit)
+        self.credits = TokenBucket(config.credits_per_second, max(1.0, config.credits_per_second))
         self.strikes = 0
         self.closed = False
         self.close_task: asyncio.Task[None] | None = None
@@ -120,6 +123,15 @@ class Session:
             return
         if self.json:
             data = json_from_msgpack(data).encode()
+        self._queue(data)
+
+    def send_encoded(self, data: bytes, text: str) -> None:
+        """Queue a message given in both forms (msgpack ``data``, JSON ``text``), as a
+        cache of encoded messages keeps them: nothing is converted here."""
+        if not self.closed:
+            self._queue(text.encode() if self.json else data)
+
+    def _queue(self, data: bytes) -> None:
         if len(self.pending) >= self.config.send_queue_limit or (
             self.ws.transport is not None
             and self.ws.transport.get_write_buffer_size() > self.config.send_buffer_bytes
@@ -140,8 +152,12 @@ class Session:
             write_frames(self.ws, pending, self.json, self.id)
 
     def credit(self, count: int) -> None:
-        """Give back ``count`` request tokens: the server asked this session for a reply."""
-        self.rate.credit(count)
+        """Give back request tokens: the server asked this session for a reply. One reply
+        costs one request, so at most one token comes back whatever ``count`` says, and
+        at most ``credits_per_second`` of them a second: two connections answering each
+        other's turns must not play for free."""
+        if count > 0 and self.credits.take():
+            self.rate.credit(1)
 
     def close_soon(self, code: int, reason: str) -> None:
         if self.closed:

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import msgpack
 
 from engine import EngineError, RuleSet
 from protocol import messages as m
+from protocol.codec import encode_for, json_from_msgpack
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
@@ -49,6 +52,11 @@ log = logging.getLogger("server")
 LIST_PAGE_SIZE = 50
 """Tables in one ``table_list`` page (``list_tables`` asks for the next with ``offset``)."""
 
+MAX_CACHED_PAGES = 256
+"""Encoded list pages kept at once (by offset and minor version) until the next listing."""
+
+_NIL_ID = b"\xa2id\xc0"  # msgpack: the key "id", then nil
+
 Listing = Callable[[tuple[m.TableSummary, ...]], tuple[m.TableSummary, ...]]
 
 
@@ -64,6 +72,8 @@ class Lobby:
     now: Callable[[], float]
     listing: Listing = lambda local: local
     list_cache: tuple[float | None, tuple[m.TableSummary, ...]] = (None, ())
+    # encoded pages of the listing above, by (offset, minor): msgpack and JSON, id left nil
+    list_pages: dict[tuple[int, int], tuple[bytes, str]] = field(default_factory=dict)
     created: Callable[[str], None] = lambda code: None  # a new table (the directory claims it)
 
 
@@ -76,8 +86,28 @@ def list_tables(lobby: Lobby, session: Link, player: Player, message: m.ListTabl
         public = (r for r in lobby.rooms if not r.private and r.status != "closed")
         summaries = lobby.listing(tuple(room.summary(now) for room in public))
         lobby.list_cache = (now, summaries)
-    page = summaries[message.offset : message.offset + LIST_PAGE_SIZE]
-    session.send(m.TableList(tables=page, id=message.id))
+        lobby.list_pages = {}
+    # each page is encoded once per listing and minor version, in both encodings: only
+    # the request's id is written per request
+    key = (message.offset, min(session.minor, m.PROTOCOL_MINOR))
+    encoded = lobby.list_pages.get(key)
+    if encoded is None:
+        if len(lobby.list_pages) >= MAX_CACHED_PAGES:
+            lobby.list_pages.clear()
+        page = summaries[message.offset : message.offset + LIST_PAGE_SIZE]
+        data = encode_for(m.TableList(tables=page, id=None), key[1])
+        if data is None or not data.endswith(_NIL_ID):
+            session.send(m.TableList(tables=page, id=message.id))
+            return
+        encoded = lobby.list_pages[key] = (data, json_from_msgpack(data))
+    data, text = encoded
+    if message.id is None:
+        session.send_encoded(data, text)
+        return
+    # "id" is the last field of table_list: its nil is the frame's last byte (msgpack)
+    # and ``null}`` its JSON text's end
+    packed_id: bytes = msgpack.packb(message.id)
+    session.send_encoded(data[:-1] + packed_id, f"{text[: -len('null}')]}{message.id}}}")
 
 
 def create_table(lobby: Lobby, session: Link, player: Player, message: m.CreateTable) -> None:
@@ -107,7 +137,7 @@ def create_table(lobby: Lobby, session: Link, player: Player, message: m.CreateT
         ),
         turn_seconds=message.turn_seconds,
     )
-    room = rooms.create(table, session.address)
+    room = rooms.create(table, lobby.limits.share(session.address))
     index = message.seat if message.seat is not None else 0
     room.sit(index, player.id, player.name)
     if message.bot is not None:
@@ -162,7 +192,8 @@ def add_bot(lobby: Lobby, session: Link, player: Player, message: m.AddBot) -> E
         lobby.limits.check_bot(session.address, lobby.rooms)
     except LimitError as error:
         raise RequestError("server_full", str(error)) from None
-    requests.add_bot(room, session, player.id, index, message.level, session.address, message.id)
+    share = lobby.limits.share(session.address)  # the bot's decisions wait by share
+    requests.add_bot(room, session, player.id, index, message.level, share, message.id)
     return None
 
 

@@ -6,6 +6,7 @@
     players.keep(player)                      # stored now (they sit down): in this turn
     players.seat(player_id, code)             # the index of their tables
     players.tables_of(player_id)              # codes, pruned of tables they left
+    players.names.holder(name)                # the connected player whose name looks alike
 
 A player who never sat down costs no write: their token's hash is kept in memory only,
 and they are forgotten when their connection ends. The first seat stores them, in the
@@ -22,6 +23,8 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
+from server.limits import TokenBucket
+from server.lobby.names import NameIndex
 from server.store import Storage, token_hash
 
 __all__ = ["Link", "Player", "Players"]
@@ -48,6 +51,10 @@ class Link(Protocol):
 
     def send_bytes(self, data: bytes) -> None: ...
 
+    def send_encoded(self, data: bytes, text: str) -> None:
+        """Queue a message encoded both ways (msgpack ``data``, JSON ``text``)."""
+        ...
+
     def credit(self, count: int) -> None: ...
 
     def close_soon(self, code: int, reason: str) -> None: ...
@@ -66,6 +73,7 @@ class Player:
     name: str
     conn: Link | None = None
     unstored_token_hash: str | None = None
+    actions: TokenBucket | None = None  # their ``act`` budget, whatever the connection
 
 
 class Players:
@@ -78,6 +86,7 @@ class Players:
         self.by_id: dict[str, Player] = {}
         self.unstored: dict[str, Player] = {}  # by token hash: players who never sat down
         self._seated: dict[str, set[str]] = {}  # player id -> codes of tables they sit at
+        self.names = NameIndex()  # connected players by the skeleton of their name
 
     def __len__(self) -> int:
         return len(self.by_id)

@@ -3,7 +3,7 @@
     spades admin tables                      # every table in memory: code, phase, seats
     spades admin players                     # every connected player: id, name, address
     spades admin close CODE                  # close a table (its game stays unfinished)
-    spades admin kick PLAYER                 # drop a player's connection (id or name)
+    spades admin kick PLAYER                 # drop a player's connection (id or unique name)
     spades admin ban name NAME | ban address ADDRESS[/BITS]
     spades admin unban name NAME | unban address ADDRESS[/BITS]
     spades admin bans                        # what is banned
@@ -54,6 +54,7 @@ from typing import Any, Final, Protocol
 from protocol import messages as m
 from server.config import ServerConfig
 from server.errors import ServerError
+from server.lobby.names import same_name
 from server.lobby.players import Link, Player
 from server.logs import event
 from server.ops.moderation import AdminError, Moderation
@@ -111,15 +112,18 @@ def admin_socket_path(config: ServerConfig) -> str | None:
 
 
 def _players_matching(port: AdminPort, who: str) -> list[Player]:
-    """Connected or known players by id, else by name (casefolded)."""
+    """The player of this id, else the one player whose name looks like ``who``
+    (skeletons compared); several such players: refused, naming their ids."""
     everyone = list(port.admin_players())
     found = [p for p in everyone if p.id == who]
     if found:
         return found
-    wanted = who.casefold()
-    found = [p for p in everyone if p.name.casefold() == wanted]
+    found = [p for p in everyone if same_name(p.name, who)]
     if not found:
         raise AdminError(f"no player has the id or name {who!r}")
+    if len(found) > 1:
+        ids = ", ".join(sorted(p.id for p in found))
+        raise AdminError(f"{len(found)} players have a name like {who!r} ({ids}): give an id")
     return found
 
 

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from server.config import ServerConfig
 from server.errors import ServerError
+from server.lobby.names import skeleton
 from server.ops.report_budget import ReportBudget
 
 __all__ = [
@@ -73,6 +74,8 @@ class Moderation:
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.banned_names: set[str] = set()  # casefolded
+        self._banned_key: frozenset[str] = frozenset()
+        self._banned_skeletons: frozenset[str] = frozenset()
         self.banned_networks: set[str] = set()  # normalised "address/bits"
         self.muted: set[str] = set()  # player ids
         self.reports: list[dict[str, Any]] = []
@@ -128,7 +131,13 @@ class Moderation:
     # ---- checks ---------------------------------------------------------------------
 
     def name_banned(self, name: str) -> bool:
-        return name.casefold() in self.banned_names
+        """Whether ``name`` looks like a banned name (skeletons compared: a ban on
+        ``troll`` holds for ``troII``, ``trоll`` and ``ｔｒｏｌｌ``)."""
+        banned = frozenset(self.banned_names)
+        if banned != self._banned_key:  # the bans changed: fold them again
+            self._banned_key = banned
+            self._banned_skeletons = frozenset(skeleton(name) for name in banned) - {""}
+        return skeleton(name) in self._banned_skeletons
 
     def address_banned(self, address: str) -> bool:
         if not self._networks:

@@ -255,9 +255,9 @@ class Play:
         deadline = self.turn_deadline
         left = None if deadline is None else round(max(0.0, deadline - self.room.now()), 1)
         listener.send(convert.your_turn_message(state.view_for(index), self.code, left))
-        # the budget gives back what an honest answer costs (a snapshot fetch and the
-        # action), so a client answering at once at full speed is never refused
-        listener.credit(2)
+        # the budget gives back what an honest answer costs (the action: clients fold
+        # events, so no snapshot is fetched), capped per second by the session
+        listener.credit(1)
 
     def _turn_ran_out(self, index: int, version: int) -> None:
         self.turn_deadline = None

@@ -37,6 +37,7 @@ TEST_CONFIG = ServerConfig(
     max_connections_per_address=100_000,
     max_tables_per_address=100_000,
     max_bot_tables_per_address=100_000,
+    share_reserve=0.0,
 )
 
 
