@@ -68,7 +68,8 @@ class Welcome(MessageBase):
     player_id: str
     """Your player id (stable across resumes)."""
     name: str
-    """Your name as the server keeps it."""
+    """Your name as the server keeps it: when it reads like a connected player's name
+    (case, look-alike letters), the server adds a number (``alice 2``)."""
     token: str
     """Your secret resume token: keep it, and send it in ``hello`` to resume."""
     resumed: bool
