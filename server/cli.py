@@ -195,6 +195,20 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="moves per second of one player; faster ones wait (default: --rate / 3)",
     )
     add(
+        "--creations-rate",
+        type=float,
+        default=d.creations_per_minute_per_address,
+        help="tables one address may create a minute, after its burst "
+        f"(default {d.creations_per_minute_per_address:g})",
+    )
+    add(
+        "--creations-burst",
+        type=int,
+        default=None,
+        help="tables one address may create at once (default: a fifth of its table cap, "
+        "at least 20)",
+    )
+    add(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -312,6 +326,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         share_reserve=args.share_reserve,
         address_messages_per_second=args.address_rate,
         actions_per_second=args.actions_rate,
+        creations_per_minute_per_address=args.creations_rate,
+        creations_burst_per_address=args.creations_burst,
         keep_finished_days=args.keep_finished_days,
         reclaim_days=args.reclaim_days,
         keep_analyses_days=args.keep_analyses_days,
