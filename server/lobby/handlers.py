@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import msgpack
 
@@ -30,6 +31,8 @@ from server.lobby.players import Link, Player
 from server.lobby.registry import Elsewhere, Rooms
 from server.logs import event
 from server.rooms import requests
+from server.rooms.ports import Listener
+from server.rooms.room import Room
 from server.rooms.table import Seat, Table
 from server.rulebounds import check_score_range
 
@@ -197,33 +200,28 @@ def add_bot(lobby: Lobby, session: Link, player: Player, message: m.AddBot) -> E
     return None
 
 
-def leave(lobby: Lobby, session: Link, player: Player, message: m.Leave) -> Elsewhere | None:
-    room = lobby.rooms.find(message.code)
-    if isinstance(room, Elsewhere):
-        return room
-    requests.leave(room, session, player.id, message)
-    return None
+RoomRequest = TypeVar("RoomRequest", m.Leave, m.Act, m.Rematch, m.Entropy)
 
 
-def act(lobby: Lobby, session: Link, player: Player, message: m.Act) -> Elsewhere | None:
-    room = lobby.rooms.find(message.code)
-    if isinstance(room, Elsewhere):
-        return room
-    requests.act(room, session, player.id, message)
-    return None
+def _in_room(
+    request: Callable[[Room, Listener, str, RoomRequest], None],
+) -> Callable[[Lobby, Link, Player, RoomRequest], Elsewhere | None]:
+    """The lobby's handler of a request that names a table: find its room, or say where
+    it runs (:class:`Elsewhere`), then let the room's ``request`` check and do it."""
+
+    def handler(
+        lobby: Lobby, session: Link, player: Player, message: RoomRequest
+    ) -> Elsewhere | None:
+        room = lobby.rooms.find(message.code)
+        if isinstance(room, Elsewhere):
+            return room
+        request(room, session, player.id, message)
+        return None
+
+    return handler
 
 
-def rematch(lobby: Lobby, session: Link, player: Player, message: m.Rematch) -> Elsewhere | None:
-    room = lobby.rooms.find(message.code)
-    if isinstance(room, Elsewhere):
-        return room
-    requests.rematch(room, session, player.id, message)
-    return None
-
-
-def entropy(lobby: Lobby, session: Link, player: Player, message: m.Entropy) -> Elsewhere | None:
-    room = lobby.rooms.find(message.code)
-    if isinstance(room, Elsewhere):
-        return room
-    requests.entropy(room, session, player.id, message)
-    return None
+leave = _in_room(requests.leave)
+act = _in_room(requests.act)
+rematch = _in_room(requests.rematch)
+entropy = _in_room(requests.entropy)
