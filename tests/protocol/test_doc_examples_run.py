@@ -113,7 +113,12 @@ def test_the_bot_example_plays_itself_to_the_end_of_a_game(
     target = record["rules"]["target_score"]
     assert max(record["scores"]) >= target and record["scores"][0] != record["scores"][1]
     assert record["scores"][record["winner"]] == max(record["scores"])
-    assert "refused:" not in out
+    # two bots answering each other at full speed meet the pace of moves (protocol 1.2's
+    # budgets): an action may be refused with rate_limited and is sent again with the
+    # same seq, as the document says; nothing else is ever refused, and only a few times
+    refusals = re.findall(r"^refused: (\S+) (\S+)", out, re.MULTILINE)
+    assert all(refusal == ("rate_limited", "action") for refusal in refusals), refusals
+    assert len(refusals) <= 5, refusals
     assert out.count("shuffle verified, your entropy included") == 2 * len(record["hands"])
     for hand in record["hands"]:
         entropy = [bytes.fromhex(value) for value in hand["entropy"]]
