@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench._procstat import rss_kib
+from bench.abuse import Honest, _percentile  # the same honest player as every abuse suite
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
@@ -270,72 +271,6 @@ def attack(name: str, url: str, deadline: float, results: Any) -> None:
         )
     except BaseException as error:  # report, never hang the benchmark
         results[name] = {"attack_error": repr(error)}
-
-
-# ---- the honest side -------------------------------------------------------------------
-
-
-class Honest:
-    """A human playing the easy bot, and a connection pinging every 50 ms."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.pings: list[float] = []
-        self.replies: list[float] = []
-        self.errors = 0
-        self.stop = False
-
-    async def play(self) -> None:
-        rng = random.Random(5)
-        while not self.stop:
-            ws = await _hello(self.url, "honest", HONEST)
-            await ws.send(encode(m.CreateTable(bot="easy", overrides={"target_score": 500})))
-            sent: float | None = None
-            seq = 0
-            async for data in ws:
-                message = decode_server(data)  # type: ignore[arg-type]
-                if isinstance(message, m.YourTurn):
-                    if sent is not None:
-                        self.replies.append(time.monotonic() - sent)
-                    if self.stop:
-                        break
-                    seq += 1
-                    action = rng.choice(message.legal)
-                    act = m.Act(code=message.table, action=action, version=message.version, seq=seq)
-                    sent = time.monotonic()
-                    await ws.send(encode(act))
-                elif isinstance(message, m.ErrorMessage):
-                    self.errors += 1
-                elif isinstance(message, m.GameOver):
-                    break
-            await ws.close()
-
-    async def ping(self) -> None:
-        ws = await _hello(self.url, "pinger", HONEST)
-        nonce = 0
-        while not self.stop:
-            nonce += 1
-            start = time.monotonic()
-            await ws.send(encode(m.Ping(nonce=nonce)))
-            while True:
-                reply = decode_server(await ws.recv())  # type: ignore[arg-type]
-                if isinstance(reply, m.Pong) and reply.nonce == nonce:
-                    break
-            self.pings.append(time.monotonic() - start)
-            await asyncio.sleep(0.05)
-        await ws.close()
-
-    def take(self) -> tuple[list[float], list[float]]:
-        pings, replies = self.pings, self.replies
-        self.pings, self.replies = [], []
-        return pings, replies
-
-
-def _percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
