@@ -22,9 +22,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import msgpack
 
 from protocol import messages as m
 from protocol.codec import decode_client, decode_client_json
@@ -62,6 +65,29 @@ MAX_JSON_QUOTES = 256
 """Quote characters a JSON frame may hold (each key takes two): the largest request has
 fewer than 30 keys, and refusing an object of hundreds of unknown keys before the
 validator lists each of them costs nothing."""
+
+
+MAX_MSGPACK_ITEMS = 32
+"""Entries a map or array of a msgpack frame may hold (the largest request has fewer
+than 30 keys): a frame of hundreds of unknown keys is refused before the validator
+lists each of them, as :data:`MAX_JSON_QUOTES` does for JSON."""
+
+_SMALL_FRAME = 128  # bytes: no frame this short holds a map or array past the bound
+
+
+def _bloated(data: bytes) -> bool:
+    """Whether a msgpack frame holds a map or array of more than
+    :data:`MAX_MSGPACK_ITEMS` entries (read in C, with nothing built past the bound);
+    frames that are not msgpack at all are left to the decoder."""
+    if len(data) <= _SMALL_FRAME:
+        return False
+    try:
+        msgpack.unpackb(data, max_map_len=MAX_MSGPACK_ITEMS, max_array_len=MAX_MSGPACK_ITEMS)
+    except ValueError as error:
+        return "exceeds max_" in str(error)
+    except Exception:  # not msgpack: the decoder says why
+        return False
+    return False
 
 
 class _Metrics(Protocol):
@@ -146,6 +172,12 @@ class Router:
                 reason = "a message has fewer keys and strings than this"
                 session.send(error_message("bad_message", reason, None, None))
             return
+        if not session.json and isinstance(data, bytes) and _bloated(data):
+            if self._rate_ok(session, None, None):
+                parts.metrics.error("bad_message")
+                reason = "a message has fewer keys and items than this"
+                session.send(error_message("bad_message", reason, None, None))
+            return
         try:
             if session.json:
                 message = decode_client_json(data, limit)  # type: ignore[arg-type]
@@ -210,7 +242,11 @@ class Router:
             self.parts.work.schedule()  # no frame of this turn asks for the flush
 
     def _rate_ok(self, session: Session, request: str | None, req_id: int | None) -> bool:
-        if session.rate.take() and self.budgets.take(session.address):
+        # the connection's budget is looked at first and spent last: a request its
+        # address's budget refuses costs the connection nothing
+        now = time.monotonic()
+        if session.rate.wait(now) <= 0.0 and self.budgets.take(session.address, now):
+            session.rate.take(now)
             session.strikes = 0
             return True
         session.strikes += 1
