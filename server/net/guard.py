@@ -31,7 +31,6 @@ from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode
 from websockets.http11 import SERVER, Request, Response
 from websockets.protocol import Event
-from websockets.server import ServerProtocol
 
 from server.config import ServerConfig
 from server.limits import TokenBucket
@@ -87,6 +86,11 @@ def _host(ws: ServerConnection) -> str:
         return "?"
 
 
+def _peer_host(transport: asyncio.BaseTransport) -> str:
+    peer = transport.get_extra_info("peername")
+    return str(peer[0]) if peer else "?"
+
+
 def _address(ws: ServerConnection) -> str:
     try:
         host, port = ws.remote_address[:2]
@@ -111,27 +115,29 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
         stalled_since: float | None = None
         refused = False  # counted already: its handshake's failure is not counted again
 
-        def __init__(self, protocol: ServerProtocol, *args: Any, **kwargs: Any) -> None:
-            adopt(protocol)
-            super().__init__(protocol, *args, **kwargs)
-
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            self.pings = TokenBucket(config.pings_per_second, config.ping_burst)
-            super().connection_made(transport)
+            # a connection past a bound is shed before anything is built for it: no
+            # handshake task, no reader, no timer (an address opening hundreds a second
+            # must cost the loop next to nothing per socket)
             if budget and len(live) >= budget:
-                self._shed("shed near the open-file limit")
+                self._shed(transport, "shed near the open-file limit")
                 return
-            if not half_open.admit(self, _host(self)):
-                self._shed("shed: too many handshakes from one address")
+            if not half_open.admit(self, _peer_host(transport)):
+                self._shed(transport, "shed: too many handshakes from one address")
                 return
+            adopt(self.protocol)
+            self.pings = TokenBucket(config.pings_per_second, config.ping_burst)
             live.add(self)
+            super().connection_made(transport)
 
-        def _shed(self, reason: str) -> None:
+        def _shed(self, transport: asyncio.BaseTransport, reason: str) -> None:
             self.refused = True
             refusals.note(reason)
-            self.transport.abort()
+            transport.abort()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if self.refused:
+                return  # shed in connection_made: nothing was started for it
             live.discard(self)
             half_open.release(self)
             super().connection_lost(exc)

@@ -4,8 +4,10 @@ analysis and report settings as options of ``spades serve``."""
 
 from __future__ import annotations
 
+import asyncio
 import msgpack
 import pytest
+from websockets.asyncio import server as ws_server
 
 from protocol import messages as m
 from server import RunningServer
@@ -69,3 +71,36 @@ def test_msgpack_with_hundreds_of_unknown_keys_is_refused_before_decoding(
         assert len(decoded) == 1
 
     run(test)
+
+
+# ---- a handshake shed past the per-address bound costs no task ------------------------
+
+
+def test_a_connection_shed_past_the_half_open_bound_starts_no_handshake(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started: list[object] = []
+    real = ws_server.Server.start_connection_handler
+
+    def counting(self: ws_server.Server, connection: ws_server.ServerConnection) -> None:
+        started.append(connection)
+        real(self, connection)
+
+    monkeypatch.setattr(ws_server.Server, "start_connection_handler", counting)
+
+    async def test(server: RunningServer) -> None:
+        writers = []
+        for _ in range(22):  # never finish their request
+            _, writer = await asyncio.open_connection(
+                "127.0.0.1", server.port, local_addr=("127.0.0.9", 0)
+            )
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            writers.append(writer)
+        honest = await Client.hello(server.url, "honest")  # after the 22 in the backlog
+        assert (await honest.request(m.Ping(nonce=7), m.Pong)).nonce == 7
+        # the two admitted sockets and the honest one got a handshake; 20 shed got none
+        assert len(started) == 3
+        for writer in writers:
+            writer.close()
+
+    run(test, handshake_timeout=60, max_half_open_per_address=2)
