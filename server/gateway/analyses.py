@@ -13,37 +13,144 @@ queues at most ``analysis_queue_limit`` jobs, beyond which only a seat of the ga
 ``rate_limited`` (this connection or address is already waiting) and ``server_full``
 (the queue is full).
 
-Analyses run one at a time (a bot worker stays free for the tables). The next job is
-the oldest one a seat of its game waits for (a player of the table that played it),
-else the oldest. Waiters whose connection closed are dropped before each job starts
-and before each new request is counted, and a queued job nobody waits for any more is
-dropped unworked; a job already in a worker finishes and is cached (a worker process
-cannot be stopped half way).
+Analyses run one at a time, in a worker of their own (:class:`AnalysisWorker`: a
+process at low priority, or a thread when the bots think in one), so the bots' workers
+stay free for the tables. The next job is the oldest one a seat of its game waits for
+(a player of the table that played it), else the oldest. Waiters whose connection closed
+are dropped before each job starts, before each new request is counted and every
+``watch_seconds`` while a job runs: a queued job nobody waits for any more is dropped
+unworked, and a running one is called off (the worker stops at its next decision, and
+nothing is cached).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import json
 import logging
-from collections.abc import Callable, Collection
+import multiprocessing
+import os
+from collections.abc import Awaitable, Callable, Collection
+from ctypes import c_long
 from dataclasses import dataclass, field
+from typing import Final
 
 from pydantic import BaseModel
 
+from engine.analysis import analysis_to_dict, analyze_record
 from protocol import messages as m
 from server.bots import BotRunner
 from server.config import ServerConfig
-from server.errors import RequestError
+from server.errors import RequestError, ServerError
 from server.gateway.session import Session, error_message
 from server.store import Storage
 
-__all__ = ["AnalysisKey", "AnalysisQueue"]
+__all__ = ["AnalysisAbandoned", "AnalysisKey", "AnalysisQueue", "AnalysisWorker", "analyse_job"]
 
 log = logging.getLogger("server")
 
 AnalysisKey = tuple[str, int, m.BotLevel]  # record id, seat, level
 
 _IDS_PER_WAITER = 4  # the same analysis asked again on one connection: answered this often
+WATCH_SECONDS: Final = 0.5
+"""How often a running analysis looks whether anyone still waits for it."""
+
+
+class AnalysisAbandoned(ServerError):
+    """Raised in the worker by :func:`analyse_job` once its job was called off."""
+
+
+_CURRENT: c_long | None = None  # in a worker process: the job that may run (see _install)
+
+
+def _install(current: c_long) -> None:
+    """Run in the analysis worker process as it starts: the shared job number, and a
+    lower priority (analyses take only the CPU the event loop and the bots leave)."""
+    global _CURRENT
+    _CURRENT = current
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
+def analyse_job(
+    record_json: str, seat: int, level: str, job: int, current: c_long | None = None
+) -> str:
+    """Run in the worker: ``engine.analysis`` of ``seat`` in a record, as JSON text, for
+    as long as ``current`` (the process's own when ``None``) still says ``job``.
+
+    Raises :class:`AnalysisAbandoned` at the first decision after it stopped saying so,
+    :class:`~engine.errors.EngineError` (or ``ValueError``) for a bad record."""
+    flag = current if current is not None else _CURRENT
+
+    def still_wanted(done: int, total: int) -> None:
+        if flag is not None and flag.value != job:
+            raise AnalysisAbandoned(f"analysis {job} called off after {done} of {total}")
+
+    record = json.loads(record_json)
+    analysis = analyze_record(record, seat, level, progress=still_wanted)
+    return json.dumps(analysis_to_dict(analysis))
+
+
+class AnalysisWorker:
+    """The one worker analyses run in: a process (``processes``) or a thread, made on
+    the first analysis.
+
+        text = await worker.analyse(record_json, seat, level)   # cancellable
+        worker.close()
+
+    Cancelling ``analyse`` stops the work at the analysis's next decision (the worker is
+    free again at once for the next one). Raises what :func:`analyse_job` raises, or
+    ``concurrent.futures.BrokenExecutor`` when the worker died (the next one starts a
+    fresh worker)."""
+
+    def __init__(self, processes: bool) -> None:
+        self.processes = processes
+        self._current = multiprocessing.get_context("spawn").RawValue(c_long, 0)
+        self._executor: concurrent.futures.Executor | None = None
+        self._jobs = 0
+
+    def _get_executor(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            if self.processes:
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_install,
+                    initargs=(self._current,),
+                )
+            else:
+                self._executor = concurrent.futures.ThreadPoolExecutor(
+                    max_workers=1, thread_name_prefix="spades-analysis"
+                )
+        return self._executor
+
+    async def analyse(self, record_json: str, seat: int, level: str) -> str:
+        self._jobs += 1
+        job = self._current.value = self._jobs
+        executor = self._get_executor()
+        shared = None if self.processes else self._current
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                executor, analyse_job, record_json, seat, level, job, shared
+            )
+        except concurrent.futures.BrokenExecutor:
+            if self._executor is executor:
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        finally:
+            if self._current.value == job:
+                self._current.value = 0  # if it still runs (called off): it stops
+
+    def close(self) -> None:
+        """Stop the worker (an analysis under way stops at its next decision)."""
+        self._current.value = 0
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
 
 
 @dataclass
@@ -84,8 +191,13 @@ class AnalysisQueue:
         self.running: AnalysisKey | None = None
         self._by_session: dict[int, _Job] = {}
         self._worker: asyncio.Task[None] | None = None
+        self.worker = AnalysisWorker(processes=bots.workers > 0)
+        # what works an analysis out (a test stands in for it)
+        self.analyse: Callable[[str, int, str], Awaitable[str]] = self.worker.analyse
+        self.watch_seconds = WATCH_SECONDS
         self.worked = 0  # analyses worked out (for tests and the bench)
         self.dropped = 0  # queued jobs dropped because nobody waited any more
+        self.abandoned = 0  # running jobs called off because nobody waited any more
 
     # ---- asking -------------------------------------------------------------------
 
@@ -174,7 +286,10 @@ class AnalysisQueue:
         while (job := self._next()) is not None:
             self.running = job.key
             try:
-                text = await self.bots.analyse(job.record_json, job.key[1], job.key[2])
+                text = await self._run(job)
+                if text is None:
+                    self.abandoned += 1
+                    continue
                 self.store.save_analysis(*job.key, text)
                 self.worked += 1
             except asyncio.CancelledError:
@@ -187,6 +302,21 @@ class AnalysisQueue:
             finally:
                 self.running = None
                 self.jobs.pop(job.key, None)
+
+    async def _run(self, job: _Job) -> str | None:
+        """``job``'s analysis; ``None`` when nobody waited for it any more (called off)."""
+        work = asyncio.ensure_future(self.analyse(job.record_json, job.key[1], job.key[2]))
+        try:
+            while True:
+                done, _ = await asyncio.wait({work}, timeout=self.watch_seconds)
+                if done:
+                    return work.result()
+                self.prune()
+                if not job.waiters:
+                    return None
+        finally:
+            if not work.done():
+                work.cancel()
 
     def _answer(self, job: _Job, text: str | None) -> None:
         record_id, seat, level = job.key
@@ -214,5 +344,6 @@ class AnalysisQueue:
         """The server is closing: the queue is dropped, the analysis under way abandoned."""
         if self._worker is not None:
             self._worker.cancel()
+        self.worker.close()
         self.jobs.clear()
         self._by_session.clear()

@@ -5,14 +5,21 @@ analysis and report settings as options of ``spades serve``."""
 from __future__ import annotations
 
 import asyncio
+import json
+import random
+from ctypes import c_long
+from multiprocessing.sharedctypes import RawValue
+from typing import Any
+
 import msgpack
 import pytest
 from websockets.asyncio import server as ws_server
 
 from protocol import messages as m
 from server import RunningServer
+from server.gateway import analyses as analyses_module
 from server.gateway import router as router_module
-from tests.server.helpers import Client, run
+from tests.server.helpers import Client, play_to_end, run
 
 # ---- the connection's token is spent only when the address's budget allows -------------
 
@@ -104,3 +111,91 @@ def test_a_connection_shed_past_the_half_open_bound_starts_no_handshake(
             writer.close()
 
     run(test, handshake_timeout=60, max_half_open_per_address=2)
+
+
+# ---- an analysis nobody waits for any more is called off --------------------------------
+
+
+class _Held:
+    """Stands in for ``AnalysisQueue.analyse``: waits until cancelled, and says so."""
+
+    def __init__(self) -> None:
+        self.started = 0
+        self.cancelled = 0
+
+    async def analyse(self, record_json: str, seat: int, level: str) -> str:
+        self.started += 1
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        return "{}"
+
+
+def test_a_running_analysis_is_called_off_when_its_last_waiter_leaves() -> None:
+    async def test(server: RunningServer) -> None:
+        queue = server.hub.services.analyses
+        held = _Held()
+        queue.analyse = held.analyse
+        queue.watch_seconds = 0.02
+        alice = await Client.hello(server.url, "alice")
+        await alice.request(
+            m.CreateTable(preset="classic", overrides={"target_score": 1}, bot="easy"), m.Snapshot
+        )
+        over = await play_to_end(alice, random.Random(5))
+        assert isinstance(over, m.GameOver) and over.record_id is not None
+        asker = await Client.hello(server.url, "bob")
+        await asker.send(m.GetAnalysis(record_id=over.record_id, seat=0, level="easy", id=1))
+        for _ in range(500):
+            if held.started:
+                break
+            await asyncio.sleep(0.01)
+        assert held.started == 1 and queue.running is not None
+        await asker.close()
+        for _ in range(500):
+            if held.cancelled:
+                break
+            await asyncio.sleep(0.01)
+        assert held.cancelled == 1 and queue.abandoned == 1
+        assert queue.running is None and not queue.jobs
+        assert server.hub.store.analysis_json(over.record_id, 0, "easy") is None
+
+    run(test)
+
+
+def test_the_analysis_worker_stops_at_the_next_decision_once_called_off() -> None:
+    async def test(server: RunningServer) -> None:
+        alice = await Client.hello(server.url, "alice")
+        await alice.request(
+            m.CreateTable(preset="classic", overrides={"target_score": 1}, bot="easy"), m.Snapshot
+        )
+        over = await play_to_end(alice, random.Random(5))
+        assert over.record_id is not None
+        record_json = server.hub.store.record_json(over.record_id)
+        assert record_json is not None
+        judged: list[int] = []
+        flag = RawValue(c_long, 1)
+        real = analyses_module.analyze_record
+
+        def counting(record: Any, seat: int, level: str, progress: Any) -> Any:
+            def step(done: int, total: int) -> None:
+                judged.append(done)
+                if done == 2:
+                    flag.value = 0  # called off during the second decision
+                progress(done, total)
+
+            return real(record, seat, level, progress=step)
+
+        analyses_module.analyze_record = counting  # type: ignore[assignment]
+        try:
+            with pytest.raises(analyses_module.AnalysisAbandoned):
+                analyses_module.analyse_job(record_json, 0, "easy", 1, flag)
+        finally:
+            analyses_module.analyze_record = real
+        assert judged == [1, 2]  # the third decision was never judged
+        flag.value = 2
+        text = analyses_module.analyse_job(record_json, 0, "easy", 2, flag)
+        assert json.loads(text)["seat"] == 0
+
+    run(test)

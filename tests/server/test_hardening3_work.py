@@ -51,7 +51,7 @@ async def finished_game(server: RunningServer, address: str, name: str) -> tuple
 
 
 class Gate:
-    """Stands in for ``BotRunner.analyse``: each analysis waits until the test lets it go,
+    """Stands in for ``AnalysisQueue.analyse``: each analysis waits until the test lets it go,
     and the order they started in is kept."""
 
     def __init__(self) -> None:
@@ -95,7 +95,7 @@ def codes(messages: list[m.ServerMessage]) -> list[str]:
 def test_get_analysis_keeps_no_task_per_request_and_drops_closed_waiters() -> None:
     async def test(server: RunningServer) -> None:
         gate = Gate()
-        server.hub.services.bots.analyse = gate.analyse  # type: ignore[method-assign]
+        server.hub.services.analyses.analyse = gate.analyse
         _, _, record_id = await finished_game(server, "10.0.0.1", "carol")
         clients = [await hello_from(server, "10.0.1.1", f"ask{n}") for n in range(3)]
         for client in clients:
@@ -107,8 +107,8 @@ def test_get_analysis_keeps_no_task_per_request_and_drops_closed_waiters() -> No
             for _ in range(20):
                 await client.send(ask.model_copy(update={"id": client.new_id()}))
             refused += codes(await sync(client))
-        # one worker at most, not a task for each of the 60 requests
-        assert len(asyncio.all_tasks()) - tasks_before <= 1
+        # the queue's worker and the analysis it awaits, not a task for each of the 60
+        assert len(asyncio.all_tasks()) - tasks_before <= 2
         # four ids per connection are kept, the rest refused
         assert refused == ["rate_limited"] * (3 * (20 - 4))
         queue = server.hub.services.analyses
@@ -128,7 +128,7 @@ def test_get_analysis_keeps_no_task_per_request_and_drops_closed_waiters() -> No
 def test_analyses_are_bounded_per_connection_address_and_queue_and_seats_go_first() -> None:
     async def test(server: RunningServer) -> None:
         gate = Gate()
-        server.hub.services.bots.analyse = gate.analyse  # type: ignore[method-assign]
+        server.hub.services.analyses.analyse = gate.analyse
         carol, _, record_id = await finished_game(server, "10.0.0.1", "carol")
         attackers = [await hello_from(server, "10.0.1.1", f"a{n}") for n in range(5)]
         keys = [(0, "easy"), (0, "normal"), (0, "hard"), (1, "normal"), (1, "hard")]
@@ -164,7 +164,7 @@ def test_analyses_are_bounded_per_connection_address_and_queue_and_seats_go_firs
 def test_analysis_queue_is_bounded_with_server_full() -> None:
     async def test(server: RunningServer) -> None:
         gate = Gate()
-        server.hub.services.bots.analyse = gate.analyse  # type: ignore[method-assign]
+        server.hub.services.analyses.analyse = gate.analyse
         carol, _, record_id = await finished_game(server, "10.0.0.1", "carol")
         keys = [(0, "easy"), (0, "normal"), (0, "hard"), (1, "easy")]
         got = []
