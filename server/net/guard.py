@@ -133,7 +133,10 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
         def _shed(self, transport: asyncio.BaseTransport, reason: str) -> None:
             self.refused = True
             refusals.note(reason)
-            transport.abort()
+            if isinstance(transport, asyncio.WriteTransport):
+                transport.abort()
+            else:  # pragma: no cover - a listener's transports can always abort
+                transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self.refused:
