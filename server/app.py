@@ -45,6 +45,7 @@ from server.net.transport import Transport, TransportParts
 from server.net.web import select_subprotocol
 from server.ops.metrics import Metrics
 from server.ops.moderation import Moderation, moderation_path
+from server.ops.report_budget import ReportBudget
 from server.ops.serving import OpsEndpoints
 from server.ops.upkeep import Upkeep
 from server.rooms.room import Room
@@ -73,6 +74,7 @@ class Hub:
         bots = self.bots = BotRunner(config.bot_workers, config.bot_iterations)
         self.limits = AddressLimits(config)
         bans = self.moderation = Moderation(moderation_path(config))
+        bans.report_budget = ReportBudget.from_config(config)
         metrics = self.metrics = Metrics(self)  # reads the facade's counts when scraped
         cluster = cluster_class(config, store, spawn, self.now) if cluster_class else None
         directory: Directory = cluster or LocalDirectory()

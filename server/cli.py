@@ -276,6 +276,38 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.keep_analyses_days,
         help=f"days cached analyses are kept (default {d.keep_analyses_days:g}; 0: for ever)",
     )
+    add(
+        "--analysis-queue-limit",
+        type=int,
+        default=d.analysis_queue_limit,
+        help="analyses queued for the whole server; more are refused with server_full, "
+        f"except for a seat of the game (default {d.analysis_queue_limit})",
+    )
+    add(
+        "--analysis-per-address",
+        type=int,
+        default=d.analysis_per_address,
+        help=f"analyses one address may wait for at once (default {d.analysis_per_address})",
+    )
+    add(
+        "--report-cooldown",
+        type=float,
+        default=d.report_cooldown_seconds,
+        help=f"seconds between two reports of one player (default {d.report_cooldown_seconds:g})",
+    )
+    add(
+        "--address-reports-per-minute",
+        type=float,
+        default=d.reports_per_minute_per_address,
+        help="reports one address may send a minute, after its burst "
+        f"(default {d.reports_per_minute_per_address:g})",
+    )
+    add(
+        "--address-report-burst",
+        type=int,
+        default=d.report_burst_per_address,
+        help=f"reports one address may send at once (default {d.report_burst_per_address})",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -331,6 +363,11 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         keep_finished_days=args.keep_finished_days,
         reclaim_days=args.reclaim_days,
         keep_analyses_days=args.keep_analyses_days,
+        analysis_queue_limit=args.analysis_queue_limit,
+        analysis_per_address=args.analysis_per_address,
+        report_cooldown_seconds=args.report_cooldown,
+        reports_per_minute_per_address=args.address_reports_per_minute,
+        report_burst_per_address=args.address_report_burst,
     )
 
 

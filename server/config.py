@@ -135,6 +135,9 @@ class ServerConfig:
       the hour has moved on (``rate_limited``; ``None``: as the burst above; ``0``: no
       limit). A game given up before any player acted keeps its record in memory
       while its table lives, never stored.
+    - ``report_cooldown_seconds``: how often one player may ``/report``;
+      ``reports_per_minute_per_address``/``report_burst_per_address``: the reports of
+      one address (a token bucket; the seats of a game are limited by nothing else).
     """
 
     host: str = "127.0.0.1"
@@ -210,6 +213,9 @@ class ServerConfig:
     creations_per_minute_per_address: float = 20.0
     creations_burst_per_address: int | None = None
     forfeits_per_hour: int | None = None
+    report_cooldown_seconds: float = 30.0
+    reports_per_minute_per_address: float = 3.0
+    report_burst_per_address: int = 3
 
     @property
     def database(self) -> str:

@@ -4,6 +4,7 @@ analysis and report settings as options of ``spades serve``."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -17,8 +18,10 @@ from websockets.asyncio import server as ws_server
 
 from protocol import messages as m
 from server import RunningServer
+from server.cli import add_serve_arguments, config_from_args
 from server.gateway import analyses as analyses_module
 from server.gateway import router as router_module
+from server.ops.report_budget import ReportBudget
 from tests.server.helpers import Client, play_to_end, run
 
 # ---- the connection's token is spent only when the address's budget allows -------------
@@ -199,3 +202,43 @@ def test_the_analysis_worker_stops_at_the_next_decision_once_called_off() -> Non
         assert json.loads(text)["seat"] == 0
 
     run(test)
+
+
+# ---- the analysis and report settings are options of spades serve -----------------------
+
+
+def test_spades_serve_takes_the_analysis_and_report_options() -> None:
+    parser = argparse.ArgumentParser()
+    add_serve_arguments(parser)
+    config = config_from_args(
+        parser.parse_args(
+            [
+                "--analysis-queue-limit=5",
+                "--analysis-per-address=1",
+                "--report-cooldown=90",
+                "--address-reports-per-minute=0.5",
+                "--address-report-burst=2",
+            ]
+        )
+    )
+    assert (config.analysis_queue_limit, config.analysis_per_address) == (5, 1)
+    assert config.report_cooldown_seconds == 90.0
+    assert config.reports_per_minute_per_address == 0.5
+    assert config.report_burst_per_address == 2
+    budget = ReportBudget.from_config(config)
+    assert budget.refusal("p1", 0.0, address="10.0.0.1", seated=True) is None
+    refusal = budget.refusal("p1", 60.0, address="10.0.0.1", seated=True)
+    assert refusal is not None and "less than 90 s ago" in refusal
+    assert budget.refusal("p2", 60.0, address="10.0.0.1", seated=True) is None
+    refusal = budget.refusal("p3", 61.0, address="10.0.0.1", seated=True)
+    assert refusal is not None and "network address" in refusal  # a burst of 2
+
+
+def test_the_report_options_reach_the_running_server() -> None:
+    async def test(server: RunningServer) -> None:
+        budget = server.hub.moderation.report_budget
+        assert budget.cooldown == 5.0
+        assert budget.refusal("p1", 0.0, address="10.0.0.1", seated=True) is None
+        assert budget.refusal("p1", 6.0, address="10.0.0.1", seated=True) is not None
+
+    run(test, report_cooldown_seconds=5.0, report_burst_per_address=1)
