@@ -10,7 +10,8 @@ attack in turn runs in its own process from its own loopback address (127.0.0.2,
 ...), so the per-address limits apply to it as to a stranger: a ``--warmup`` before the measured
 window of ``--seconds``. For every phase (``baseline`` first, with no attack) it records
 the honest ping round trip (p50, p99 in ms), the honest bot's reply (from the action
-sent to the next ``your_turn``: p50 in s, bot delay included), the server's largest RSS
+sent to the next ``your_turn``: p50 in s, bot delay included), the server's CPU in the
+window (``server_cpu_pct``: its own process, % of one core), the server's largest RSS
 (MiB, its own process), and what the attacker achieved. Every loop is bounded in count
 and time; all traffic stays on loopback. Prints one JSON object on its last line.
 
@@ -49,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench._procstat import rss_kib
+from bench._procstat import cpu_seconds, rss_kib
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
@@ -361,11 +362,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     child.start()
                 await asyncio.sleep(args.warmup)
                 honest.take()
+                cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
                 rss = 0
                 while time.monotonic() < deadline:
                     rss = max(rss, rss_kib(server.pid))
                     await asyncio.sleep(0.25)
                 pings, replies = honest.take()
+                cpu_pct = (
+                    100 * (cpu_seconds(server.pid) - cpu_start) / (time.monotonic() - window_start)
+                )
                 if child is not None:
                     child.join(30)
                     if child.is_alive():
@@ -374,6 +379,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 phases[name] = {
                     "ping_p50_ms": None if p50 is None else round(p50 * 1000, 2),
                     "ping_p99_ms": None if p99 is None else round(p99 * 1000, 2),
+                    "server_cpu_pct": round(cpu_pct, 1),
                     "pings": len(pings),
                     "bot_reply_p50_s": None
                     if not replies

@@ -21,7 +21,8 @@ runs in its own process from several loopback addresses of its own (127.0.0.20 a
   its ``your_turn`` at once (``moves_per_second``, ``refused``).
 
 Per phase (``baseline`` first): the honest ping round trip (p50, p99 ms), the honest
-bot's reply (p50 s, the bot's delay included), the server's largest RSS (MiB) and what
+bot's reply (p50 s, the bot's delay included), the server's CPU in the window
+(``server_cpu_pct``, % of one core), the server's largest RSS (MiB) and what
 the attacker achieved. Loops are bounded in count and time; traffic stays on loopback.
 Prints one JSON object on its last line. Runnable alone; ``bench/abuse.py`` may run its
 phases too (:data:`ATTACKS`, :func:`attack`).
@@ -47,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench._procstat import rss_kib
+from bench._procstat import cpu_seconds, rss_kib
 from bench.abuse import Honest, _percentile  # the same honest player as every abuse suite
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, MAX_SERVER_MESSAGE_BYTES, decode_server, encode
@@ -300,11 +301,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     child.start()
                 await asyncio.sleep(args.warmup)
                 honest.take()
+                cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
                 rss = 0
                 while time.monotonic() < deadline:
                     rss = max(rss, rss_kib(server.pid))
                     await asyncio.sleep(0.25)
                 pings, replies = honest.take()
+                cpu_pct = (
+                    100 * (cpu_seconds(server.pid) - cpu_start) / (time.monotonic() - window_start)
+                )
                 if child is not None:
                     child.join(60)
                     if child.is_alive():
@@ -313,6 +318,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 phases[name] = {
                     "ping_p50_ms": None if p50 is None else round(p50 * 1000, 2),
                     "ping_p99_ms": None if p99 is None else round(p99 * 1000, 2),
+                    "server_cpu_pct": round(cpu_pct, 1),
                     "pings": len(pings),
                     "bot_reply_p50_s": None
                     if not replies

@@ -12,7 +12,8 @@ every 2 s and times the answer; a fresh table of two honest players per phase (f
 in its own process, its connections spread over ``--addresses`` loopback addresses
 (127.0.0.20, .21, ...; a new block per attack). Figures per phase (``baseline``
 first): honest ping p50/p99 (ms), the honest bot reply p50 (s), the honest analysis
-answer p50 (s), honest reports sent and taken, the server's RSS growth over the phase
+answer p50 (s), honest reports sent and taken, the server's CPU in the window
+(``server_cpu_pct``, % of one core), the server's RSS growth over the phase
 (MiB), the store's growth (KiB of used pages, as a reader sees them) and per attacking
 address per minute, and what the attacker achieved. Prints one JSON object on its last
 line.
@@ -45,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench._procstat import rss_kib
+from bench._procstat import cpu_seconds, rss_kib
 from bench.abuse import Honest, _percentile
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
@@ -359,6 +360,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     child.start()
                 await asyncio.sleep(args.warmup)
                 honest.take()
+                cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
                 witness.take()
                 rss = rss_start
                 await witness.report()
@@ -366,6 +368,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     rss = max(rss, rss_kib(server.pid))
                     await asyncio.sleep(0.25)
                 pings, replies = honest.take()
+                cpu_pct = (
+                    100 * (cpu_seconds(server.pid) - cpu_start) / (time.monotonic() - window_start)
+                )
                 seen = witness.take()
                 if child is not None:
                     child.join(30)
@@ -377,6 +382,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 phases[name] = {
                     "ping_p50_ms": None if p50 is None else round(p50 * 1000, 2),
                     "ping_p99_ms": None if p99 is None else round(p99 * 1000, 2),
+                    "server_cpu_pct": round(cpu_pct, 1),
                     "bot_reply_p50_s": None
                     if not replies
                     else round(statistics.median(replies), 3),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -88,6 +89,29 @@ def _bloated(data: bytes) -> bool:
     except Exception:  # not msgpack: the decoder says why
         return False
     return False
+
+
+def _type_and_id(data: bytes | str) -> tuple[str | None, int | None]:
+    """The ``type`` and ``id`` of a frame, read without validating it (``None`` where
+    they cannot be read), to echo in a refusal."""
+    try:
+        if isinstance(data, str):
+            if data.count('"') > MAX_JSON_QUOTES:
+                return None, None
+            obj = json.loads(data)
+        else:
+            obj = msgpack.unpackb(
+                data, max_map_len=MAX_MSGPACK_ITEMS, max_array_len=MAX_MSGPACK_ITEMS
+            )
+    except Exception:  # anything unreadable: refused without them
+        return None, None
+    if not isinstance(obj, dict):
+        return None, None
+    kind, req_id = obj.get("type"), obj.get("id")
+    return (
+        kind if isinstance(kind, str) and len(kind) <= 32 else None,
+        req_id if type(req_id) is int and 0 <= req_id <= 2**53 else None,
+    )
 
 
 class _Metrics(Protocol):
@@ -165,18 +189,21 @@ class Router:
     def handle_data(self, session: Session, data: bytes | str) -> None:
         parts = self.parts
         parts.metrics.request_started()
+        # the budgets first: a refused frame costs a look at its type and id, never a
+        # decode (what an address sends past its budget must cost next to nothing)
+        if not self._rate_ok(session):
+            self._refuse_rate(session, *_type_and_id(data))
+            return
         limit = parts.config.max_message_bytes
         if session.json and isinstance(data, str) and data.count('"') > MAX_JSON_QUOTES:
-            if self._rate_ok(session, None, None):
-                parts.metrics.error("bad_message")
-                reason = "a message has fewer keys and strings than this"
-                session.send(error_message("bad_message", reason, None, None))
+            parts.metrics.error("bad_message")
+            reason = "a message has fewer keys and strings than this"
+            session.send(error_message("bad_message", reason, None, None))
             return
         if not session.json and isinstance(data, bytes) and _bloated(data):
-            if self._rate_ok(session, None, None):
-                parts.metrics.error("bad_message")
-                reason = "a message has fewer keys and items than this"
-                session.send(error_message("bad_message", reason, None, None))
+            parts.metrics.error("bad_message")
+            reason = "a message has fewer keys and items than this"
+            session.send(error_message("bad_message", reason, None, None))
             return
         try:
             if session.json:
@@ -186,13 +213,9 @@ class Router:
         except DecodeError as error:
             # the frame's type and id are echoed whenever they could be read, so a client
             # waiting on that id is answered (protocol 1.1)
-            if not self._rate_ok(session, error.request, error.request_id):
-                return
             code: m.ErrorCode = "too_large" if error.code == "too_large" else "bad_message"
             parts.metrics.error(code)
             session.send(error_message(code, str(error), error.request, error.request_id))
-            return
-        if not self._rate_ok(session, message.type, message.id):
             return
         if isinstance(message, m.Act) and self._defers(session, message):
             return
@@ -241,7 +264,9 @@ class Router:
         if self.parts.store.write_attempts != writes:
             self.parts.work.schedule()  # no frame of this turn asks for the flush
 
-    def _rate_ok(self, session: Session, request: str | None, req_id: int | None) -> bool:
+    def _rate_ok(self, session: Session) -> bool:
+        """Spend one request of the connection's and its address's budgets; ``False``
+        (nothing spent) when either has none left."""
         # the connection's budget is looked at first and spent last: a request its
         # address's budget refuses costs the connection nothing
         now = time.monotonic()
@@ -249,6 +274,9 @@ class Router:
             session.rate.take(now)
             session.strikes = 0
             return True
+        return False
+
+    def _refuse_rate(self, session: Session, request: str | None, req_id: int | None) -> None:
         session.strikes += 1
         self.parts.metrics.refused("request")
         if session.strikes > self.parts.config.rate_close_after:
@@ -258,7 +286,6 @@ class Router:
             session.send(
                 error_message("rate_limited", "too many messages; slow down", request, req_id)
             )
-        return False
 
     def _answered(
         self,

@@ -3,11 +3,13 @@
     transport = Transport(config, parts)          # TransportParts: see below
     await serve(transport.handler, ...)           # one call per websocket connection
 
-A connection from a banned address is refused (``banned``, close 1008); one past the
-server's or its address's connection limit gets ``server_full`` (close 1013). A new
-connection must say ``hello`` within ``hello_timeout`` seconds. Frames go to the gateway
-(:meth:`server.gateway.router.Router.handle_data`) one at a time; when the connection
-ends, the gateway's ``goodbye`` holds its player's seats.
+Connections take turns: each handles one frame, then lets the others run (a burst of
+requests from one client is spread over turns of the loop, not answered in one block
+ahead of everyone). A connection from a banned address is refused (``banned``, close
+1008); one past the server's or its address's connection limit gets ``server_full``
+(close 1013). A new connection must say ``hello`` within ``hello_timeout`` seconds.
+Frames go to the gateway (:meth:`server.gateway.router.Router.handle_data`) one at a
+time; when the connection ends, the gateway's ``goodbye`` holds its player's seats.
 """
 
 from __future__ import annotations
@@ -172,3 +174,7 @@ class Transport(Generic[C]):
             else:
                 data = await ws.recv()
             self.parts.handle_data(session, data)
+            # one frame, then the other connections' turn: ``recv`` does not wait while
+            # frames are queued, so a client sending a burst would otherwise hold the loop
+            # for all of them (and their answers go out in one flush) before anyone else
+            await asyncio.sleep(0)

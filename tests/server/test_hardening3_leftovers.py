@@ -10,6 +10,7 @@ import json
 import random
 from ctypes import c_long
 from multiprocessing.sharedctypes import RawValue
+from types import SimpleNamespace
 from typing import Any
 
 import msgpack
@@ -21,8 +22,9 @@ from server import RunningServer
 from server.cli import add_serve_arguments, config_from_args
 from server.gateway import analyses as analyses_module
 from server.gateway import router as router_module
+from server.net.transport import Transport
 from server.ops.report_budget import ReportBudget
-from tests.server.helpers import Client, play_to_end, run
+from tests.server.helpers import TEST_CONFIG, Client, play_to_end, run
 
 # ---- the connection's token is spent only when the address's budget allows -------------
 
@@ -242,3 +244,71 @@ def test_the_report_options_reach_the_running_server() -> None:
         assert budget.refusal("p1", 6.0, address="10.0.0.1", seated=True) is not None
 
     run(test, report_cooldown_seconds=5.0, report_burst_per_address=1)
+
+
+# ---- connections take turns: a burst from one is not handled in one block ---------------
+
+
+class _Burst:
+    """A connection whose frames are all there already (``recv`` does not wait)."""
+
+    def __init__(self, name: str, frames: int) -> None:
+        self.frames = [f"{name}{n}" for n in range(frames)]
+        self.closed = False
+        self.player = object()  # welcomed: no hello deadline
+
+    async def recv(self) -> str:
+        if self.frames:
+            return self.frames.pop(0)
+        await asyncio.Event().wait()  # nothing more: wait (cancelled by the test)
+        return ""
+
+
+def test_connections_take_turns_with_the_frames_they_sent() -> None:
+    handled: list[str] = []
+    parts: Any = SimpleNamespace(
+        handle_data=lambda session, data: handled.append(data), now=lambda: 0.0
+    )
+    transport: Any = Transport(TEST_CONFIG, parts)
+
+    async def test() -> None:
+        burst, honest = _Burst("a", 20), _Burst("b", 1)
+        readers = [
+            asyncio.create_task(transport._read(burst, burst)),
+            asyncio.create_task(transport._read(honest, honest)),
+        ]
+        for _ in range(100):
+            await asyncio.sleep(0)
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+
+    asyncio.run(test())
+    assert len(handled) == 21
+    # the one frame of the other connection is handled after the first of the burst,
+    # not after all twenty
+    assert handled.index("b0") == 1
+
+
+def test_a_request_past_the_budget_is_refused_before_it_is_decoded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    decoded: list[bytes] = []
+    real = router_module.decode_client
+
+    def counting(data: bytes, limit: int) -> m.ClientMessage:
+        decoded.append(data)
+        return real(data, limit)
+
+    monkeypatch.setattr(router_module, "decode_client", counting)
+
+    async def test(server: RunningServer) -> None:
+        client = await Client.hello(server.url, "alice")
+        session = next(iter(server.hub.transport.sessions))
+        session.rate.tokens, session.rate.rate = 0.0, 1e-9
+        decoded.clear()
+        error = await client.error(m.ListTables(), "rate_limited")
+        assert error.request == "list_tables" and error.id is not None  # echoed all the same
+        assert decoded == []
+
+    run(test)
