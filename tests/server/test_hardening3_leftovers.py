@@ -24,7 +24,7 @@ from server.gateway import analyses as analyses_module
 from server.gateway import router as router_module
 from server.net.transport import Transport
 from server.ops.report_budget import ReportBudget
-from tests.server.helpers import TEST_CONFIG, Client, play_to_end, run
+from tests.server.helpers import TEST_CONFIG, Client, play_to_end, run, two_players
 
 # ---- the connection's token is spent only when the address's budget allows -------------
 
@@ -310,5 +310,33 @@ def test_a_request_past_the_budget_is_refused_before_it_is_decoded(
         error = await client.error(m.ListTables(), "rate_limited")
         assert error.request == "list_tables" and error.id is not None  # echoed all the same
         assert decoded == []
+
+    run(test)
+
+
+# ---- a game given up before anyone acted: its record lives and goes with its table ------
+
+
+def test_an_unplayed_forfeit_keeps_its_record_with_its_table_only() -> None:
+    async def test(server: RunningServer) -> None:
+        alice, bob, code = await two_players(server)
+        await alice.send(m.Leave(code=code, id=alice.new_id()))
+        over = await bob.expect(m.GameOver)
+        assert over.record_id is not None
+        # the other player may still read it while the table lives...
+        record = await bob.request(m.GetRecord(record_id=over.record_id), m.RecordMessage)
+        assert json.loads(record.record_json)
+        store: Any = server.hub.store
+        assert store.record_json(over.record_id) is None  # ...from memory, never stored
+        await bob.send(m.Leave(code=code, id=bob.new_id()))
+        await bob.expect(m.Left)
+        for _ in range(500):
+            if code not in server.hub.rooms.rooms:
+                break
+            await asyncio.sleep(0.01)
+        assert code not in server.hub.rooms.rooms
+        # ...and it goes with the table
+        await bob.error(m.GetRecord(record_id=over.record_id), "record_not_available")
+        assert server.hub.rooms.unkept_record(over.record_id) is None
 
     run(test)
