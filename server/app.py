@@ -38,7 +38,14 @@ from server.lobby.handlers import LIST_PAGE_SIZE, Lobby
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.lobby.turn import UnitOfWork
-from server.net.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
+from server.net.guard import (
+    ACCEPT_BATCH,
+    OneLineLogger,
+    guarded_connection,
+    raise_fd_limit,
+    watch_stalled,
+    widen_listen_queue,
+)
 from server.net.http import http_responder
 from server.net.tls import tls_context
 from server.net.transport import Transport, TransportParts
@@ -230,7 +237,9 @@ async def start_server(config: ServerConfig) -> RunningServer:
             close_timeout=config.close_timeout, open_timeout=config.handshake_timeout,
             max_queue=32, create_connection=guarded_connection(config, fd_limit),
             logger=OneLineLogger(logging.getLogger("websockets.server")), ssl=tls,
+            backlog=ACCEPT_BATCH,
         )  # fmt: skip
+        widen_listen_queue(server.sockets)
     except BaseException:
         hub.close()
         raise

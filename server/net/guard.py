@@ -21,7 +21,10 @@ half-open handshakes, and the websockets library's own log lines.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterable, MutableMapping
@@ -37,16 +40,42 @@ from server.limits import TokenBucket
 from server.net.frontdoor import SERVER_HEADER, HalfOpen, RefusalTally, adopt, answer
 
 __all__ = [
+    "ACCEPT_BATCH",
     "FD_RESERVE",
+    "LISTEN_QUEUE",
     "OneLineLogger",
     "drop",
     "guarded_connection",
     "raise_fd_limit",
     "watch_stalled",
+    "widen_listen_queue",
 ]
 
 FD_RESERVE = 128
 """Descriptors kept free of connections: the store, bot worker pools, logs, listeners."""
+
+ACCEPT_BATCH = 16
+"""New connections taken from the listen queue in one turn of the loop: pass it as
+``serve(..., backlog=ACCEPT_BATCH)`` (asyncio accepts up to ``backlog`` sockets per turn
+and sets up each in the next), so that a burst of hundreds of sockets from one address
+is spread over turns of the loop instead of holding it for all of them at once; then
+:func:`widen_listen_queue`, since ``backlog`` is the kernel's queue length too."""
+
+LISTEN_QUEUE = 1024
+"""Connections the kernel holds for the server before they are accepted."""
+
+
+def widen_listen_queue(sockets: Iterable[Any], queue: int = LISTEN_QUEUE) -> None:
+    """Let each listening socket in ``sockets`` queue ``queue`` connections in the kernel
+    (the system's ``somaxconn`` caps it), whatever ``backlog`` it was opened with. A
+    socket that cannot be changed is left as it is."""
+    for sock in sockets:
+        with contextlib.suppress(OSError, ValueError):
+            listener = socket.socket(fileno=os.dup(sock.fileno()))
+            try:
+                listener.listen(queue)
+            finally:
+                listener.close()  # the duplicate only: the server's socket stays open
 
 
 def raise_fd_limit() -> int:

@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import json
 import random
+import socket
 from ctypes import c_long
 from multiprocessing.sharedctypes import RawValue
 from types import SimpleNamespace
@@ -22,6 +23,7 @@ from server import RunningServer
 from server.cli import add_serve_arguments, config_from_args
 from server.gateway import analyses as analyses_module
 from server.gateway import router as router_module
+from server.net.guard import ACCEPT_BATCH
 from server.net.transport import Transport
 from server.ops.report_budget import ReportBudget
 from tests.server.helpers import TEST_CONFIG, Client, play_to_end, run, two_players
@@ -338,5 +340,53 @@ def test_an_unplayed_forfeit_keeps_its_record_with_its_table_only() -> None:
         # ...and it goes with the table
         await bob.error(m.GetRecord(record_id=over.record_id), "record_not_available")
         assert server.hub.rooms.unkept_record(over.record_id) is None
+
+    run(test)
+
+
+# ---- new sockets are taken a few per turn of the loop, never hundreds at once ----------
+
+
+def test_a_burst_of_new_sockets_is_accepted_a_few_per_turn_of_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    per_turn: dict[int, int] = {}
+    turn = 0
+    real = ws_server.Server.start_connection_handler
+
+    def counting(self: ws_server.Server, connection: ws_server.ServerConnection) -> None:
+        per_turn[turn] = per_turn.get(turn, 0) + 1
+        real(self, connection)
+
+    monkeypatch.setattr(ws_server.Server, "start_connection_handler", counting)
+
+    async def test(server: RunningServer) -> None:
+        nonlocal turn
+
+        async def count_turns() -> None:
+            nonlocal turn
+            while True:
+                turn += 1
+                await asyncio.sleep(0)
+
+        counter = asyncio.create_task(count_turns())
+        await asyncio.sleep(0)
+        # the loop is held while 60 sockets connect: the kernel queues them all (the
+        # listen queue is wider than the batch), and the loop finds them at once
+        sockets = []
+        for n in range(60):
+            sock = socket.create_connection(
+                ("127.0.0.1", server.port), timeout=5, source_address=(f"127.0.0.{10 + n % 4}", 0)
+            )
+            sockets.append(sock)
+        for _ in range(400):
+            if sum(per_turn.values()) >= 60:
+                break
+            await asyncio.sleep(0.01)
+        counter.cancel()
+        assert sum(per_turn.values()) == 60
+        assert max(per_turn.values()) <= ACCEPT_BATCH
+        for sock in sockets:
+            sock.close()
 
     run(test)
