@@ -134,6 +134,8 @@ class AccountPart:
             host.notify(_("Done."))
         elif isinstance(message, m.Profile):
             self.profile = message
+            if safe_text(message.name) == self.signed_in:
+                self.ratings = message.ratings  # ours, fresh
         elif isinstance(message, m.Leaderboard):
             self.board = message
         elif isinstance(message, m.ErrorMessage) and message.request in ACCOUNT_REQUESTS:
