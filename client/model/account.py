@@ -85,6 +85,7 @@ class AccountPart:
     row: int = 0  # 0: name, 1: password
     entries: list[str] = field(default_factory=lambda: ["", ""])
     error: str = ""
+    rated: bool = True  # the create window's choice (R), for a signed-in player
 
     # ---- the form ----------------------------------------------------------------------
 

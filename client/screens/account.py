@@ -9,7 +9,20 @@ from client.i18n import _
 from client.model.core import Model, Overlay
 from protocol import messages as m
 
-__all__ = ["keys", "lines", "lobby_line", "open_window", "title"]
+__all__ = ["keys", "lines", "lobby_line", "open_window", "rated_lines", "rated_wanted", "title"]
+
+
+def rated_wanted(model: Model) -> bool:
+    """Whether the create window asks for a rated game (signed in, and R left on)."""
+    return model.account.signed_in is not None and model.account.rated
+
+
+def rated_lines(model: Model) -> list[Line]:
+    """The create window's line about rating (none for a guest)."""
+    if model.account.signed_in is None:
+        return []
+    text = _("rated (R changes)") if model.account.rated else _("casual (R changes)")
+    return [[("", f" {pad(_('Game'), 33)} {text}")]]
 
 
 def lobby_line(model: Model) -> Line:

@@ -49,7 +49,13 @@ def test_register_play_rated_and_see_the_profile_and_the_leaderboard() -> None:
                 token = model.token
                 assert token is not None
                 # a rated game against the bot, given up after one action: a loss
-                model.send(m.CreateTable(bot="easy", rated=True))
+                model.press("c")  # the create window: rated by default when signed in
+                assert "rated (R changes)" in render_screen_text(model)
+                model.press("R")
+                assert "casual (R changes)" in render_screen_text(model)
+                model.press("R")
+                model.press("enter")  # classic against the normal bot
+                assert model.sent[-1] == m.CreateTable(bot="normal", rated=True)
                 await until(lambda: model.turn is not None, [])
                 table = model.table
                 assert table is not None
@@ -61,7 +67,7 @@ def test_register_play_rated_and_see_the_profile_and_the_leaderboard() -> None:
                 await until(lambda: model.account.profile is not None, [])
                 screen = render_screen_text(model)
                 assert "Profile of zoe" in screen
-                assert "lost" in screen and "rated" in screen and "bot (easy)" in screen
+                assert "lost" in screen and "rated" in screen and "bot (normal)" in screen
                 assert re.search(r"classic\s+1[0-4]\d\d\?", screen)  # lower, provisional
                 model.press("escape")
                 model.press("b")
