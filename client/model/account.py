@@ -93,6 +93,16 @@ class AccountPart:
         self.mode, self.row, self.error = mode, 0, ""
         self.entries = [name, ""]
 
+    def next_field(self) -> None:
+        self.row = 1 - self.row
+
+    def toggle_rated(self) -> None:
+        self.rated = not self.rated
+
+    def other_board(self) -> None:
+        """The leaderboard of the other preset."""
+        self.board_preset = "five-hundred" if self.board_preset == "classic" else "classic"
+
     def type_char(self, char: str) -> None:
         if len(self.entries[self.row]) < (24 if self.row == 0 else 128):
             self.entries[self.row] += char

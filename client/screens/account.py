@@ -76,12 +76,12 @@ def keys(model: Model, key: str) -> bool:
     if key == "escape":
         model.close()
     elif key in ("up", "down"):
-        account.row = 1 - account.row
+        account.next_field()
     elif key == "tab":
         account.start("register" if account.mode == "sign_in" else "sign_in", account.entries[0])
     elif key == "enter":
         if account.row == 0:
-            account.row = 1
+            account.next_field()
         else:
             account.submit(model)
     elif key == "backspace":

@@ -53,7 +53,7 @@ def keys(model: Model, key: str) -> bool:
         )
         model.close()
     elif key == "R" and model.account.signed_in is not None:
-        model.account.rated = not model.account.rated
+        model.account.toggle_rated()
     elif len(key) == 1:
         form.type_char(key)
     return True

@@ -140,6 +140,6 @@ def board_keys(model: Model, key: str) -> bool:
     if key in ("escape", "enter", "q"):
         model.close()
     elif key in ("left", "right"):
-        account.board_preset = "five-hundred" if account.board_preset == "classic" else "classic"
+        account.other_board()
         open_board(model)
     return True
