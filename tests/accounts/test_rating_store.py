@@ -215,11 +215,17 @@ def test_the_postgres_store_has_the_accounts_tables_and_rates_in_one_commit(pg_d
         ann = store.accounts.rating("p-ann", "classic")
         assert ann is not None and ann.losses == 1
         assert store.accounts.leaderboard("classic", 400.0)[0][1] == "ben"
+        store.accounts.add_session("session hash", "p-ann", 2.0)
+        store.accounts.delete_account("p-ann", "nobodys hash")
+        store.commit()
+        assert store.accounts.account_by_session("session hash") is None
+        (game,) = store.accounts.games_of("p-ben")
+        assert game.player0 is None and game.name0 == "(deleted)"
     finally:
         store.close()
     again = PgStore(pg_dsn)  # opened again: the migration is not applied twice
     try:
-        assert again.accounts.account_count() == 2
+        assert again.accounts.account_count() == 1
         rows = again._read("SELECT value FROM meta WHERE key = 'accounts_schema'", ())
         assert rows == [("1",)]
     finally:
