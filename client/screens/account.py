@@ -9,7 +9,7 @@ from client.i18n import _
 from client.model.core import Model, Overlay
 from protocol import messages as m
 
-__all__ = ["keys", "lines", "lobby_line", "open_window", "rated_lines", "rated_wanted", "title"]
+__all__ = ["keys", "lines", "lobby_lines", "open_window", "rated_lines", "rated_wanted", "title"]
 
 
 def rated_wanted(model: Model) -> bool:
@@ -25,18 +25,18 @@ def rated_lines(model: Model) -> list[Line]:
     return [[("", f" {pad(_('Game'), 33)} {text}")]]
 
 
-def lobby_line(model: Model) -> Line:
-    """The lobby's account line: who is signed in and the keys of the account windows."""
+def lobby_lines(model: Model) -> list[Line]:
+    """The lobby's account lines: who is signed in and the keys of the account windows."""
     account = model.account
     if account.signed_in is None:
-        return [("class:dim", "  " + _("Guest · a sign in or register · b leaderboard"))]
+        return [[("class:dim", "  " + _("Guest · a sign in or register · b leaderboard"))]]
     ratings = " · ".join(
         f"{line.preset} {line.rating}{'?' if line.provisional else ''}" for line in account.ratings
     )
-    text = _("{name} ({ratings}) · p profile · b leaderboard").format(
-        name=account.signed_in, ratings=ratings
-    )
-    return [("class:dim", "  " + text)]
+    return [
+        [("", "  " + _("{name}: {ratings}").format(name=account.signed_in, ratings=ratings))],
+        [("class:dim", "  " + _("p profile · b leaderboard"))],
+    ]
 
 
 def open_window(model: Model) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from client.draw import MAIN_WIDTH, Dims, Line, pad
 from client.model.core import Model, Overlay
-from client.screens.account import lobby_line
+from client.screens.account import lobby_lines
 from client.screens.account import open_window as open_account
 from client.screens.profile import open_board, open_profile
 from client.text import safe_text
@@ -39,7 +39,7 @@ def main(model: Model, size: Dims) -> list[Line]:
         )
         style = "class:overlay.sel" if index == model.lobby.row else ""
         lines.append([(style, pad(text, MAIN_WIDTH))])
-    lines.extend([[], lobby_line(model)])  # the account: a sign in, p profile, b leaderboard
+    lines.extend([[], *lobby_lines(model)])  # the account: a sign in, p profile, b leaderboard
     return lines
 
 

@@ -45,7 +45,7 @@ def test_register_play_rated_and_see_the_profile_and_the_leaderboard() -> None:
                 model.press("enter")
                 await until(lambda: model.account.signed_in == "zoe", [])
                 assert model.overlay is None
-                assert "zoe (classic 1500? · five-hundred 1500?)" in render_screen_text(model)
+                assert "zoe: classic 1500? · five-hundred 1500?" in render_screen_text(model)
                 token = model.token
                 assert token is not None
                 # a rated game against the bot, given up after one action: a loss
