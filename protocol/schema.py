@@ -81,6 +81,10 @@ STRUCTURES: Final[tuple[type[BaseModel], ...]] = (
     m.Rules,
     m.TrickData,
     m.ScoreLine,
+    # accounts (protocol/_messages/accounts.py)
+    m.RatingLine,
+    m.ProfileGame,
+    m.BoardEntry,
 )
 
 

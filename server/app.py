@@ -29,6 +29,7 @@ from websockets.asyncio.server import Server, serve
 from server.bots import BotRunner
 from server.cluster.directory import Directory, LocalDirectory, cluster_directory_class
 from server.config import ServerConfig
+from server.gateway.account_requests import AccountRequests
 from server.gateway.hello import HelloParts, goodbye
 from server.gateway.router import Router, RouterParts
 from server.gateway.services import Services
@@ -100,6 +101,11 @@ class Hub:
             config, store, metrics, work, roster, lobby, services, self.hello, directory, spawn
         )
         self.router = Router(parts)
+        accounts = self.accounts = AccountRequests(store, roster, rooms, work, spawn, time.time)
+        self.router.handlers.update(accounts.handlers())  # register, sign_in, profile...
+        self.hello.signed_in, lobby.is_account = accounts.hello_token, accounts.is_account
+        rooms.game_ended = accounts.rater.ended
+        self.ratings = accounts.ratings  # the read-only Ratings lookup (the seek pool's)
         handle, bye = self.router.handle_data, self.disconnected
         opener = functools.partial(Conn, config=config, hub=work)  # a session per connection
         wire = TransportParts(self.limits, bans, metrics, opener, handle, bye, self.now)

@@ -132,7 +132,7 @@ def test_no_package_imports_a_package_above_it() -> None:
     assert upward == []
 
 
-SERVER_LAYERS = ("store", "rooms", "lobby", "cluster", "ops", "net", "gateway", "app")
+SERVER_LAYERS = ("store", "accounts", "rooms", "lobby", "cluster", "ops", "net", "gateway", "app")
 """server's parts, lowest first: each imports only the parts before it (and the shared
 modules beside them: config, errors, logs, bots, limits, rulebounds, tasks)."""
 

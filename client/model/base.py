@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from client.model.account import AccountPart
 from client.model.chat import Chat
 from client.model.connection import Link, Status
 from client.model.form import CreateForm
@@ -72,6 +73,9 @@ class Overlay(enum.StrEnum):
     RULES = "rules"  # the table's rules in words
     LEAVE = "leave"  # yes/no: leave a game in progress (forfeits it)
     QUIT = "quit"  # yes/no: quit the client during a game in progress
+    ACCOUNT = "account"  # sign in or register (client/screens/account.py)
+    PROFILE = "profile"  # an account's profile (client/screens/profile.py)
+    BOARD = "board"  # a preset's leaderboard (client/screens/profile.py)
 
 
 @dataclass
@@ -116,6 +120,7 @@ class ModelBase:
         self.intent = intent or Intent()
         self.link = Link(token)
         self.lobby = Lobby()
+        self.account = AccountPart()
         self.game = Table()
         self.chat = Chat()
         self.selection = Selection()

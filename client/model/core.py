@@ -44,6 +44,8 @@ class Model(ModelBase):
                     if isinstance(event, m.HandStartedEvent) and event.hand_number > 1:
                         self._send_entropy(message.table, event.hand_number)
             return
+        if self.account.receive(self, message):  # client/model/account.py
+            return
         handler = getattr(self, f"_on_{message.type}", None)
         if handler is not None:
             handler(message)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from client.draw import Dims, Line
 from client.model.core import Model, Overlay
 from client.overlays import chat, help, pile, question, rules, scores, settings
-from client.screens import create, hand_result, lobby
+from client.screens import account, create, hand_result, lobby, profile
 
 __all__ = ["Window", "window"]
 
@@ -45,6 +45,9 @@ _WINDOWS: dict[Overlay, Window] = {
     Overlay.CREATE: Window(create.title, create.lines, create.keys),
     Overlay.JOIN: Window(lobby.code_title, lobby.code_lines, lobby.code_keys),
     Overlay.WATCH: Window(lobby.code_title, lobby.code_lines, lobby.code_keys),
+    Overlay.ACCOUNT: Window(account.title, account.lines, account.keys),
+    Overlay.PROFILE: Window(profile.profile_title, profile.profile_lines, profile.profile_keys),
+    Overlay.BOARD: Window(profile.board_title, profile.board_lines, profile.board_keys),
 }
 
 

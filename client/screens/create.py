@@ -6,6 +6,7 @@ from __future__ import annotations
 from client.draw import Dims, Line, pad
 from client.model.core import Model
 from client.rules import FIELD_LABELS
+from client.screens.account import rated_lines, rated_wanted
 from protocol import messages as m
 
 __all__ = ["keys", "lines", "title"]
@@ -22,6 +23,7 @@ def lines(model: Model, size: Dims) -> list[Line]:
         style = "class:overlay.sel" if index == form.row else ""
         label = FIELD_LABELS.get(name, name)
         out.append([(style, f" {pad(label, 33)} {pad(form.value_text(name), 26)}")])
+    out.extend(rated_lines(model))  # signed in: R toggles a rated game (screens/account.py)
     hint = " ↑/↓ field · ←/→ change · digits type a number · Enter creates"
     out.append([("class:bad", " " + form.error)] if form.error else [("class:dim", hint)])
     return out
@@ -46,9 +48,12 @@ def keys(model: Model, key: str) -> bool:
                 overrides=form.overrides(),
                 private=form.private,
                 bot=form.bot,
+                rated=rated_wanted(model),
             )
         )
         model.close()
+    elif key == "R" and model.account.signed_in is not None:
+        model.account.toggle_rated()
     elif len(key) == 1:
         form.type_char(key)
     return True

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from client.draw import MAIN_WIDTH, Dims, Line, pad
 from client.model.core import Model, Overlay
+from client.screens.account import lobby_lines
+from client.screens.account import open_window as open_account
+from client.screens.profile import open_board, open_profile
 from client.text import safe_text
 from protocol import messages as m
 
 __all__ = ["code_keys", "code_lines", "code_title", "keys", "main", "prompt"]
+
+
+ACCOUNT_KEYS = {"a": open_account, "p": open_profile, "b": open_board}
 
 
 def prompt(model: Model) -> str:
@@ -33,6 +39,7 @@ def main(model: Model, size: Dims) -> list[Line]:
         )
         style = "class:overlay.sel" if index == model.lobby.row else ""
         lines.append([(style, pad(text, MAIN_WIDTH))])
+    lines.extend([[], *lobby_lines(model)])  # the account: a sign in, p profile, b leaderboard
     return lines
 
 
@@ -57,6 +64,8 @@ def keys(model: Model, key: str) -> bool:
         model.open(Overlay.JOIN if key == "j" else Overlay.WATCH)
     elif key == "r":
         model.send(m.ListTables())
+    elif key in ACCOUNT_KEYS:  # a account, p profile, b leaderboard (client/screens/profile.py)
+        ACCOUNT_KEYS[key](model)
     else:
         return False
     return True

@@ -21,6 +21,7 @@ import * as gameOver from "./phases/gameover.js";
 import * as handResult from "./phases/handresult.js";
 import { submitChat } from "./screens/chat.js";
 import { createTable, fillPreset, loadRules } from "./screens/create.js";
+import * as account from "./screens/account.js";
 import * as lobby from "./screens/lobby.js";
 import { onNameSubmit, renderName, showLanding } from "./screens/name.js";
 import * as table from "./screens/table.js";
@@ -28,7 +29,7 @@ import { $, NAME_KEY, setRenderer, state } from "./store.js";
 import { deliver, endPause } from "./sync.js";
 
 // each returns true when the clicked element was its own
-const CLICKS = [clickHand, draft.click, bidding.click, blindNil.click, exchange.click, handResult.click, gameOver.click, overlays.click, table.click, lobby.click];
+const CLICKS = [clickHand, draft.click, bidding.click, blindNil.click, exchange.click, handResult.click, gameOver.click, overlays.click, table.click, lobby.click, account.click];
 
 function render() {
   document.body.dataset.screen = state.screen;
@@ -46,6 +47,7 @@ function render() {
   $("#table").hidden = state.screen !== "table";
   if (state.screen === "name") renderName();
   if (state.screen === "lobby") lobby.renderLobby();
+  if (state.screen === "lobby") account.renderAccount();
   if (state.screen === "table") table.renderTable();
   overlays.renderModal();
 }

@@ -5,7 +5,7 @@ export const SUBPROTOCOL = "spades2.json";
 export const PROTOCOL_VERSION = 1;
 export const PROTOCOL_MINOR = 1; // 1.1: the seat sends its own entropy for each shuffle
 
-const TOKEN_KEY = "spades2.token";
+export const TOKEN_KEY = "spades2.token";
 const SEQ_KEY = "spades2.seq";
 
 /** The websocket URL of the server that served this page. */

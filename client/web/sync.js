@@ -6,6 +6,7 @@
 //   deliver(message)   // the Connection's onMessage
 //   endPause()         // let a held trick go (a click, Space or Enter)
 
+import { receive as receiveAccount } from "./screens/account.js";
 import { short } from "./cards.js";
 import { refreshLobby, send } from "./actions.js";
 import { foldMessage } from "./fold.js";
@@ -106,6 +107,7 @@ function forgetGame(code) {
 }
 
 function handle(message) {
+  if (receiveAccount(message)) return; // screens/account.js
   switch (message.type) {
     case "welcome":
       return onWelcome(message);

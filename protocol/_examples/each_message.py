@@ -10,6 +10,7 @@ from engine import (
     RuleSet,
 )
 from protocol import messages as m
+from protocol._examples.accounts import account_client_examples, account_server_examples
 from protocol._examples.game import (
     EXAMPLE_ANALYSIS,
     EXAMPLE_ENTROPY,
@@ -127,6 +128,7 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
         m.Entropy(code=EXAMPLE_TABLE, hand_number=1, value=EXAMPLE_ENTROPY, id=13),
         m.Ping(nonce=42, id=12),
         m.GetAnalysis(record_id=EXAMPLE_RECORD_ID, seat=0, level="normal", id=14),
+        *account_client_examples(),
     )
 
 
@@ -219,4 +221,5 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             record_id=record_id, seat=0, level="normal", analysis_json=EXAMPLE_ANALYSIS, id=14
         ),
         m.Redirect(url="ws://node2.example:8765/", table=EXAMPLE_TABLE, request="join_table", id=3),
+        *account_server_examples(),
     )

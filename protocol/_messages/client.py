@@ -11,6 +11,15 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, TypeAdapter
 
+from protocol._messages.accounts import (
+    ChangePassword,
+    DeleteAccount,
+    GetLeaderboard,
+    GetProfile,
+    Register,
+    SignIn,
+    SignOutEverywhere,
+)
 from protocol._messages.common import (
     BotLevel,
     Count,
@@ -104,6 +113,8 @@ class CreateTable(MessageBase):
     """
     turn_seconds: int | None = Field(default=None, ge=1, le=3600)
     """Per-turn time limit for humans; when it runs out the bot moves for them (nil: none)."""
+    rated: bool = False
+    """A rated game (accounts only; a preset without overrides): the host says so here."""
     id: RequestId | None = None
     """Your request id, echoed in the answer."""
 
@@ -286,7 +297,15 @@ ClientMessage = Annotated[
     | GetRecord
     | Entropy
     | Ping
-    | GetAnalysis,
+    | GetAnalysis
+    # accounts (protocol/_messages/accounts.py)
+    | Register
+    | SignIn
+    | ChangePassword
+    | SignOutEverywhere
+    | DeleteAccount
+    | GetProfile
+    | GetLeaderboard,
     Field(discriminator="type"),
 ]
 

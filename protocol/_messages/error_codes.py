@@ -40,6 +40,12 @@ ErrorCode = Literal[
     "internal_error",
     "banned",
     "muted",
+    # accounts (protocol/_messages/accounts.py)
+    "bad_credentials",
+    "name_taken",
+    "bad_password",
+    "not_signed_in",
+    "unknown_account",
 ]
 ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-defined]
 
@@ -96,6 +102,15 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "connection the host removed without a ban is closed with code 4003 and no error.",
     "muted": "The host muted your chat on this server: `chat` is refused (a `/report` line "
     "still reaches the host).",
+    "bad_credentials": "`sign_in`, `change_password` or `delete_account`: no account has this "
+    "name, or the password is wrong (the server does not say which).",
+    "name_taken": "`register`: an account's name looks like this one (the same skeleton: "
+    "look-alike letters, case and accents do not make a new name).",
+    "bad_password": "`register` or `change_password`: the new password is shorter than 8 "
+    "characters.",
+    "not_signed_in": "The request needs an account (`change_password`, `sign_out_everywhere`, "
+    "`delete_account`, a rated `create_table`), or `sign_in` came while seated as a guest.",
+    "unknown_account": "`get_profile`: no account has this name.",
 }
 """What each error code means, for people: the same keys as :data:`ERROR_CODES`.
 

@@ -11,6 +11,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, TypeAdapter
 
+from protocol._messages.accounts import AccountDone, Leaderboard, Profile, SignedIn
 from protocol._messages.common import (
     BotLevel,
     CardText,
@@ -318,7 +319,12 @@ ServerMessage = Annotated[
     | Pong
     | Left
     | AnalysisMessage
-    | Redirect,
+    | Redirect
+    # accounts (protocol/_messages/accounts.py)
+    | SignedIn
+    | AccountDone
+    | Profile
+    | Leaderboard,
     Field(discriminator="type"),
 ]
 

@@ -28,7 +28,7 @@ from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.logs import event
 from server.rooms.table import server_time
-from server.store import Storage
+from server.store import PlayerRow, Storage
 
 __all__ = ["HelloParts", "goodbye", "welcome"]
 
@@ -52,6 +52,8 @@ class HelloParts:
     bans: _Bans
     metrics: _Errors
     now: Callable[[], float]
+    # a token of an account's session (server/gateway/account_requests.py): (token, address)
+    signed_in: Callable[[str, str], PlayerRow | None] = lambda token, address: None
 
 
 def welcome(parts: HelloParts, session: Session, message: m.Hello) -> None:
@@ -76,6 +78,8 @@ def welcome(parts: HelloParts, session: Session, message: m.Hello) -> None:
     if message.token is not None:
         fresh = players.unstored_by_token(message.token)
         row = None if fresh is not None else parts.store.player_by_token(message.token)
+        if fresh is None and row is None:
+            row = parts.signed_in(message.token, session.address)
         if fresh is not None:
             if parts.bans.name_banned(fresh.name):
                 _refuse_banned(parts, session, message)

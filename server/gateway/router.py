@@ -375,6 +375,8 @@ class Router:
         if parts.players.unstored_by_token(message.token) is not None:
             return False
         row = parts.store.player_by_token(message.token)
+        if row is None:  # an account's session (server/gateway/account_requests.py)
+            row = parts.hello.signed_in(message.token, session.address)
         if row is None:
             return False
         self._hello_waiting.add(session)

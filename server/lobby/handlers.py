@@ -78,6 +78,7 @@ class Lobby:
     # encoded pages of the listing above, by (offset, minor): msgpack and JSON, id left nil
     list_pages: dict[tuple[int, int], tuple[bytes, str]] = field(default_factory=dict)
     created: Callable[[str], None] = lambda code: None  # a new table (the directory claims it)
+    is_account: Callable[[str], bool] = lambda player_id: False  # server/accounts
 
 
 def list_tables(lobby: Lobby, session: Link, player: Player, message: m.ListTables) -> None:
@@ -139,7 +140,10 @@ def create_table(lobby: Lobby, session: Link, player: Player, message: m.CreateT
             message.hold_seconds if message.hold_seconds is not None else config.hold_seconds
         ),
         turn_seconds=message.turn_seconds,
+        rated=message.rated,
     )
+    if message.rated and not lobby.is_account(player.id):
+        raise RequestError("not_signed_in", "a rated game is for accounts: sign in first")
     room = rooms.create(table, lobby.limits.share(session.address))
     index = message.seat if message.seat is not None else 0
     room.sit(index, player.id, player.name)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from protocol import messages as m
+from server.accounts.rating import GameEnd
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
@@ -95,6 +96,7 @@ class Rooms:
         self.churn = Churn(config)  # creations and forfeits, per address and player
         self._unkept: dict[str, str] = {}  # record id -> record JSON (unplayed, in memory)
         self._unkept_of: dict[str, str] = {}  # table code -> its unkept record's id
+        self.game_ended: Callable[[GameEnd], object] = lambda end: None  # server/accounts
 
     def __len__(self) -> int:
         return len(self.rooms)
@@ -181,6 +183,7 @@ class Rooms:
         room = Room(table, self, self._clock())
         room.address = address
         room.forfeited = functools.partial(self._forfeited, room)
+        room.ended = lambda end: self.game_ended(end)
         return room
 
     def _forfeited(self, room: Room, loser: str | None, record_id: str, unkept: str | None) -> None:

@@ -38,6 +38,7 @@ from engine import (
 from protocol import convert
 from protocol import messages as m
 from protocol.codec import encode, encode_for
+from server.accounts.rating import GameEnd, Side
 from server.logs import event
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Level, Table
@@ -57,6 +58,7 @@ class Stage(Protocol):
     # a game given up by a seat: (its player id, the record id and the record's JSON
     # when nobody had acted: that record is not stored)
     forfeited: Callable[[str | None, str, str | None], None]
+    ended: Callable[[GameEnd], object]  # the game's end, in its turn (the rating update)
 
     @property
     def code(self) -> str: ...
@@ -368,6 +370,29 @@ class Play:
 
     # ---- the end --------------------------------------------------------------------
 
+    def _game_end(self, record_id: str, reason: str, winner: int | None) -> GameEnd:
+        """The end as the rater sees it: aborted when given up in the first hand before
+        each human seat had acted (issue 27: no player action in the first hand)."""
+        table, state = self.table, self.state
+        humans = [seat for seat in table.seats if seat.kind == "human"]
+        aborted = reason == "forfeit" and state.hand_number <= 1
+        aborted = aborted and any(not seat.seqs for seat in humans)
+        sides = tuple(
+            Side(seat.name or "", seat.player_id if seat.kind == "human" else None, seat.bot_level)
+            for seat in table.seats
+        )
+        return GameEnd(
+            record_id=record_id,
+            code=table.code,
+            preset=table.preset,
+            rated=table.rated,
+            outcome="aborted" if aborted else reason,
+            winner=winner,
+            sides=(sides[0], sides[1]),
+            scores=(state.scores[0], state.scores[1]),
+            ended=time.time(),
+        )
+
     def finish(self, reason: str, winner: int | None) -> None:
         state = self.state
         table = self.table
@@ -380,6 +405,7 @@ class Play:
         unplayed = reason == "forfeit" and not any(seat.seqs for seat in table.seats)
         if not unplayed:
             self.host.store.save_record(record_id, table.code, table.game_no, record)
+            self.room.ended(self._game_end(record_id, reason, winner))
         if reason == "forfeit" and winner is not None:
             loser = table.seats[1 - winner].player_id
             self.room.forfeited(loser, record_id, json.dumps(record) if unplayed else None)

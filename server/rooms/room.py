@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from engine import Action, GameState, PlayerAction, RuleSet
 from protocol import messages as m
+from server.accounts.rating import GameEnd
 from server.errors import RequestError
 from server.logs import event
 from server.rooms import views
@@ -50,6 +51,7 @@ class Room:
         # such a record while the table lives (server/lobby/churn.py)
         self.forfeited: Callable[[str | None, str, str | None], None] = lambda *given: None
         self.humans_gone_at: float | None = None  # since when no human here is connected
+        self.ended: Callable[[GameEnd], object] = lambda end: None  # rated in its turn
         self.play = Play(self, host, clock)
 
     @property

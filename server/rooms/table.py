@@ -112,6 +112,7 @@ class Table:
     status: Status = "waiting"
     game_no: int = 1
     record_id: str | None = None
+    rated: bool = False  # the host asked for a rated game (server/accounts/rating.py)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -123,6 +124,7 @@ class Table:
             "turn_seconds": self.turn_seconds,
             "seats": [seat.to_data() for seat in self.seats],
             "record_id": self.record_id,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -145,6 +147,7 @@ class Table:
             status=status,  # type: ignore[arg-type]  # checked above
             game_no=game_no,
             record_id=data.get("record_id"),
+            rated=bool(data.get("rated", False)),
         )
 
     def seat_of(self, player_id: str) -> int | None:

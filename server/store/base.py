@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from server.errors import ServerError
+from server.store.accounts_rows import AccountRows
 from server.store.policy import Reclaimed, RetentionPolicy
 
 __all__ = [
@@ -97,6 +98,8 @@ class ActionRow:
 
 class Storage(Protocol):
     """The store as the server uses it. Every call may raise :class:`StoreError`."""
+
+    accounts: AccountRows  # the accounts' rows (server/store/accounts_rows.py)
 
     @property
     def write_attempts(self) -> int:

@@ -35,7 +35,8 @@ from typing import Any
 import psycopg
 from psycopg import conninfo
 
-from server.store import pg_retention
+from server.store import accounts_schema, pg_retention
+from server.store.accounts_rows import AccountRows
 from server.store.base import (
     ActionRow,
     FencedError,
@@ -122,6 +123,7 @@ class PgStore:
         self._open = False
         self._lost: str | None = None  # why the open transaction's writes were lost
         self._claims: psycopg.Connection[Any] | None = None
+        self.accounts = AccountRows(self._read, self._write, "%s")
         try:
             self._db = self._connect()
         except psycopg.Error as error:
@@ -175,6 +177,10 @@ class PgStore:
                     f"cannot open the store {self.display}: its schema is version {stored}, "
                     f"newer than this server's {SCHEMA_VERSION}"
                 )
+            try:
+                accounts_schema.migrate(self._db.execute, "postgres")
+            except ValueError as error:
+                raise StoreError(f"cannot open the store {self.display}: {error}") from None
             self._db.execute(
                 "INSERT INTO meta (key, value) VALUES ('opened', now()::text) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value"

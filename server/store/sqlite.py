@@ -22,7 +22,8 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
-from server.store import sqlite_retention
+from server.store import accounts_schema, sqlite_retention
+from server.store.accounts_rows import AccountRows
 from server.store.base import (
     ActionRow,
     FencedError,
@@ -108,6 +109,7 @@ class Store:
         self._claims_before: dict[str, int | None] = {}  # claims made in the open transaction
         self._table_writes: set[str] = set()  # tables written in the open transaction
         self._checkpointer: threading.Thread | None = None
+        self.accounts = AccountRows(self._read, self._write, "?")
         self._stop = threading.Event()
         self.wal_limit_bytes = wal_limit_bytes
         self.checkpoint_interval = checkpoint_interval
@@ -145,6 +147,7 @@ class Store:
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
                 (SCHEMA_VERSION,),
             )
+            accounts_schema.migrate(db.execute, "sqlite")
             stored = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if int(stored[0]) > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(
@@ -156,7 +159,7 @@ class Store:
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', julianday('now'))"
             )
             db.execute("COMMIT")
-        except (OSError, sqlite3.Error) as error:
+        except (OSError, sqlite3.Error, ValueError) as error:  # ValueError: accounts schema
             if db is not None:
                 db.close()
             reason = str(error)

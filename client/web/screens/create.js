@@ -5,6 +5,7 @@
 //
 //   await loadRules();   // fetch rules.json, build the form, show it
 
+import { ratedWanted } from "./account.js";
 import { $, escapeHtml, state } from "../store.js";
 
 function control(field) {
@@ -67,6 +68,7 @@ export function createTable(event) {
     bot: bot || null,
     on_hold_expiry: $("#on-hold").value,
   };
+  if (ratedWanted()) message.rated = true; // screens/account.js
   const turnSeconds = $("#turn-seconds").value.trim();
   if (turnSeconds) message.turn_seconds = Number.parseInt(turnSeconds, 10);
   state.conn.send(message);

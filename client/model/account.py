@@ -1,0 +1,157 @@
+"""The account part of the model: who is signed in, the sign-in / register form, the last
+profile and leaderboard asked for.
+
+    account.receive(model, message)   # True: an accounts message, folded here
+    account.submit(model)             # the form's Enter: sign_in or register
+
+Words come from :mod:`client.i18n`; a refusal of an account request is shown by its
+error code (the server's sentence stays English). Raises nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from client.i18n import _
+from client.text import safe_text
+from protocol import messages as m
+
+__all__ = ["ACCOUNT_REQUESTS", "AccountPart", "Host", "error_text"]
+
+ACCOUNT_REQUESTS = frozenset(
+    {
+        "register",
+        "sign_in",
+        "change_password",
+        "sign_out_everywhere",
+        "delete_account",
+        "get_profile",
+        "get_leaderboard",
+    }
+)
+
+
+class _Session(Protocol):
+    token: str | None
+
+
+class Host(Protocol):
+    """What the part needs of the model."""
+
+    name: str
+
+    @property
+    def link(self) -> _Session:
+        """The session (its token: the next hello says the account's)."""
+        ...
+
+    on_token: Callable[[str], None] | None
+
+    def send(self, message: m.ClientMessage) -> None: ...
+
+    def say(self, line: str) -> None: ...
+
+    def notify(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def error_text(code: str) -> str:
+    """The player's words for an account request's refusal."""
+    texts = {
+        "bad_credentials": _("Wrong name or password."),
+        "name_taken": _("An account with a name like this exists already."),
+        "bad_password": _("A password has at least 8 characters."),
+        "bad_name": _("This name cannot be used."),
+        "not_signed_in": _("Sign in to an account first."),
+        "unknown_account": _("No account has this name."),
+        "rate_limited": _("Too many attempts. Try again later."),
+    }
+    return texts.get(code, _("The server refused this ({code}).").format(code=code))
+
+
+@dataclass
+class AccountPart:
+    """The account's state in the model (see the module)."""
+
+    signed_in: str | None = None  # the account's name
+    ratings: tuple[m.RatingLine, ...] = ()
+    profile: m.Profile | None = None
+    board: m.Leaderboard | None = None
+    board_preset: Literal["classic", "five-hundred"] = "classic"
+    mode: Literal["sign_in", "register"] = "sign_in"
+    row: int = 0  # 0: name, 1: password
+    entries: list[str] = field(default_factory=lambda: ["", ""])
+    error: str = ""
+    rated: bool = True  # the create window's choice (R), for a signed-in player
+
+    # ---- the form ----------------------------------------------------------------------
+
+    def start(self, mode: Literal["sign_in", "register"], name: str) -> None:
+        self.mode, self.row, self.error = mode, 0, ""
+        self.entries = [name, ""]
+
+    def next_field(self) -> None:
+        self.row = 1 - self.row
+
+    def toggle_rated(self) -> None:
+        self.rated = not self.rated
+
+    def other_board(self) -> None:
+        """The leaderboard of the other preset."""
+        self.board_preset = "five-hundred" if self.board_preset == "classic" else "classic"
+
+    def type_char(self, char: str) -> None:
+        if len(self.entries[self.row]) < (24 if self.row == 0 else 128):
+            self.entries[self.row] += char
+
+    def erase(self) -> None:
+        self.entries[self.row] = self.entries[self.row][:-1]
+
+    def submit(self, host: Host) -> None:
+        name, password = self.entries[0].strip(), self.entries[1]
+        if not name or not password:
+            self.error = _("Type a name and a password.")
+            return
+        if self.mode == "register":
+            host.send(m.Register(name=name, password=password))
+        else:
+            host.send(m.SignIn(name=name, password=password))
+        self.error = ""
+
+    # ---- the server's answers ----------------------------------------------------------
+
+    def receive(self, host: Host, message: m.ServerMessage) -> bool:
+        """Fold an accounts message (or an account request's refusal); False otherwise."""
+        if isinstance(message, m.SignedIn):
+            self.signed_in = safe_text(message.name)
+            self.ratings = message.ratings
+            self.entries = ["", ""]
+            host.name = self.signed_in
+            host.link.token = message.token
+            if host.on_token is not None:
+                host.on_token(message.token)
+            host.say(_("Signed in as {name}.").format(name=self.signed_in))
+            host.close()
+        elif isinstance(message, m.AccountDone):
+            if message.token is not None:
+                host.link.token = message.token
+                if host.on_token is not None:
+                    host.on_token(message.token)
+            if message.done == "deleted":
+                self.signed_in = None
+            host.notify(_("Done."))
+        elif isinstance(message, m.Profile):
+            self.profile = message
+            if safe_text(message.name) == self.signed_in:
+                self.ratings = message.ratings  # ours, fresh
+        elif isinstance(message, m.Leaderboard):
+            self.board = message
+        elif isinstance(message, m.ErrorMessage) and message.request in ACCOUNT_REQUESTS:
+            self.error = error_text(message.code)
+            host.notify(self.error)
+        else:
+            return False
+        return True

@@ -1,0 +1,145 @@
+"""The profile window (p in the lobby: yours; signed in) and the leaderboard window (b in
+the lobby; ←/→ the preset). A rating still provisional is shown with "?"."""
+
+from __future__ import annotations
+
+import time
+
+from client.draw import Dims, Line, pad
+from client.i18n import _, ngettext
+from client.model.core import Model, Overlay
+from client.text import safe_text
+from protocol import messages as m
+
+__all__ = [
+    "board_keys",
+    "board_lines",
+    "board_title",
+    "open_board",
+    "open_profile",
+    "profile_keys",
+    "profile_lines",
+    "profile_title",
+    "shown_rating",
+]
+
+PRESETS: tuple[str, str] = ("classic", "five-hundred")
+
+
+def shown_rating(line: m.RatingLine) -> str:
+    """``1512``, or ``1512?`` while provisional."""
+    return f"{line.rating}{'?' if line.provisional else ''}"
+
+
+def open_profile(model: Model) -> None:
+    name = model.account.signed_in
+    if name is None:
+        model.notify(_("Sign in to see your profile (a)."))
+        return
+    model.send(m.GetProfile(name=name))
+    model.open(Overlay.PROFILE)
+
+
+def open_board(model: Model) -> None:
+    model.send(m.GetLeaderboard(preset=model.account.board_preset))
+    model.open(Overlay.BOARD)
+
+
+def profile_title(model: Model) -> str:
+    profile = model.account.profile
+    name = safe_text(profile.name) if profile is not None else ""
+    return _("Profile of {name}").format(name=name)
+
+
+def profile_lines(model: Model, size: Dims) -> list[Line]:
+    profile = model.account.profile
+    if profile is None:
+        return [[("class:dim", " " + _("Asking the server…"))]]
+    out: list[Line] = [[("class:head", " " + _("Ratings"))]]
+    for line in profile.ratings:
+        trend = " ".join(str(point) for point in line.history[-8:])
+        out.append(
+            [
+                ("", f" {pad(line.preset, 13)} {pad(shown_rating(line), 6)} "),
+                (
+                    "class:dim",
+                    _("±{dev} · {wins} won, {losses} lost").format(
+                        dev=line.deviation, wins=line.wins, losses=line.losses
+                    ),
+                ),
+            ]
+        )
+        if trend:
+            out.append([("class:dim", f"   {trend}")])
+    out.append([])
+    out.append(
+        [
+            (
+                "class:head",
+                " "
+                + _("Last games ({wins} won, {losses} lost)").format(
+                    wins=profile.wins, losses=profile.losses
+                ),
+            )
+        ]
+    )
+    room = max(3, size.rows - len(out) - 8)
+    for game in profile.games[:room]:
+        when = time.strftime("%Y-%m-%d", time.gmtime(game.ended))
+        result = _("aborted") if game.won is None else _("won") if game.won else _("lost")
+        kind = _("rated") if game.rated else _("casual")
+        after = "" if game.rating_after is None else f" → {game.rating_after}"
+        mine, theirs = game.scores[game.seat], game.scores[1 - game.seat]
+        text = (
+            f" {when} {pad(safe_text(game.opponent), 14)} {pad(result, 8)} "
+            f"{mine}–{theirs} {kind}{after}"
+        )
+        out.append([("", text)])
+    if not profile.games:
+        out.append([("class:dim", " " + _("No games yet."))])
+    return out
+
+
+def profile_keys(model: Model, key: str) -> bool:
+    if key in ("escape", "enter", "q"):
+        model.close()
+    elif key == "b":
+        open_board(model)
+    return True
+
+
+def board_title(model: Model) -> str:
+    return _("Leaderboard: {preset}").format(preset=model.account.board_preset)
+
+
+def board_lines(model: Model, size: Dims) -> list[Line]:
+    board = model.account.board
+    if board is None or board.preset != model.account.board_preset:
+        return [[("class:dim", " " + _("Asking the server…"))]]
+    out: list[Line] = []
+    for entry in board.entries[: max(3, size.rows - 8)]:
+        out.append(
+            [
+                ("", f" {entry.rank:>3}. {pad(safe_text(entry.name), 24)} {entry.rating:>5} "),
+                (
+                    "class:dim",
+                    ngettext("±{dev} · {n} game", "±{dev} · {n} games", entry.games).format(
+                        dev=entry.deviation, n=entry.games
+                    ),
+                ),
+            ]
+        )
+    if not board.entries:
+        out.append([("class:dim", " " + _("Nobody has an established rating here yet."))])
+    out.append([("class:dim", " " + _("←/→ preset · Esc closes"))])
+    return out
+
+
+def board_keys(model: Model, key: str) -> bool:
+    account = model.account
+    if key in ("escape", "enter", "q"):
+        model.close()
+    elif key in ("left", "right"):
+        account.other_board()
+        open_board(model)
+    return True
