@@ -122,6 +122,8 @@ function main() {
     connect(name);
   }
   render();
+  // installable on a phone: the worker keeps the page's own files (never game data)
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
   if (!name && state.linkCode) showLanding(state.linkCode);
   else if (!name) $("#name-input").focus();
 }
