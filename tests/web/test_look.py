@@ -45,6 +45,9 @@ def room() -> Iterator[Facts]:
     rng = random.Random(2929)
     try:
         settings = {"trickPauseMs": 3000, "autoPlayOne": False, "turnSound": True}
+        page.open(server.base)
+        page.wait(lambda: page.visible("#name-input"), "the name form")
+        both_themes(page, "name", facts)
         enter(page, server.base, "Lena", settings)
         page.wait(lambda: page.visible("#create"), "the lobby")
         both_themes(page, "lobby", facts)
@@ -58,8 +61,19 @@ def room() -> Iterator[Facts]:
         create(page, bot="easy", private=False)
         page.find("body").click()  # a person's touch: the page may make sound
         pauses = 0
-        while pauses < 2:
+        while True:
             phase = wait_turn_or_window(page)
+            if phase == "window":
+                page.wait(lambda: page.exists("#hand-window[data-keys=on]"), "the window")
+                both_themes(page, "hand-window", facts)
+                page.click("#close-hand")
+                page.wait(lambda: not page.visible("#hand-window"), "the window closed")
+                for overlay in ("s", "o", "?"):
+                    page.find("body").send_keys(overlay)
+                    page.wait(lambda: page.visible(".window"), "the overlay")
+                    both_themes(page, f"overlay-{overlay}", facts)
+                    page.find("body").send_keys(Keys.ESCAPE)
+                break
             if phase == "draft" and facts["draft"] is None:
                 facts["draft"] = page.js(
                     "const c = document.querySelector('.offer .card');"
@@ -93,12 +107,12 @@ def room() -> Iterator[Facts]:
                 )
                 if pauses == 1:
                     both_themes(page, "play", facts)
+                if pauses == 2:
+                    facts["chimes"] = page.js("return globalThis.spadesChimes")
                 page.js("document.querySelector('.board').click()")
                 continue
             if phase in ("draft", "blind_nil", "exchange", "bidding", "play"):
                 act(page, rng)
-        facts["chimes"] = page.js("return globalThis.spadesChimes")
-        facts["turns_answered"] = page.js("return globalThis.spadesTrace.length")
         # the replay and the analysis of a stored game
         record = game_record(play(CLASSIC, "web-look", stop=lambda s: bool(s.hand_results)))
         server.call(lambda: server.hub.store.save_record(RECORD_ID, "WEBLOOK1", 1, record))
@@ -122,7 +136,9 @@ def room() -> Iterator[Facts]:
 
 def test_every_text_and_card_meets_wcag_aa_in_light_and_dark_mode(room: Facts) -> None:
     checked = room["contrast"]
-    for where in ("lobby", "draft", "bidding", "bidding-four", "play", "replay", "analysis"):
+    screens = ["name", "lobby", "draft", "bidding", "bidding-four", "play", "hand-window"]
+    screens += ["overlay-s", "overlay-o", "overlay-?", "replay", "analysis"]
+    for where in screens:
         for size in (DESKTOP[0], PHONE[0]):
             for dark in (False, True):
                 assert f"{where}-{size}-{dark}" in checked
@@ -162,7 +178,8 @@ def test_the_draft_card_is_dealt_from_the_stock(room: Facts) -> None:
 
 
 def test_a_finished_trick_is_gathered_toward_its_winner(room: Facts) -> None:
-    assert len(room["gather"]) == 2
+    assert len(room["gather"]) == 13  # every trick of the hand
+    assert {"to-me", "to-them"} <= {c for held in room["gather"] for c in held["classes"].split()}
     for held in room["gather"]:
         classes = held["classes"].split()
         assert "gather-3000" in classes and held["winner"], held
