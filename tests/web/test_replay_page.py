@@ -117,6 +117,14 @@ def test_a_replay_link_shows_the_analysis_of_a_seat_each_decision_as_it_was(
     page.wait(lambda: page.visible("#create"), "the lobby")
     page.open(server.base + "#r=" + RECORD_ID)
     page.wait(lambda: page.visible("#replay .replay-board"), "the replay from its link")
+    # a friend who opens the link with no name yet gives one, then sees the replay
+    friend = Page(DESKTOP)
+    try:
+        enter(friend, server.base + "#r=" + RECORD_ID, "Fay")
+        friend.wait(lambda: friend.visible("#replay .replay-board"), "the linked replay")
+        assert not friend.errors()
+    finally:
+        friend.close()
     page.click('[data-analyse="1"]')
     page.wait(lambda: page.visible('.analysis[data-seat="1"]'), "the analysis", timeout=120)
     text = page.find('.analysis[data-seat="1"]').text

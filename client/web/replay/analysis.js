@@ -73,7 +73,8 @@ export function renderPanel() {
   if (!replay.recordId) {
     return `<h3>${t("Analysis")}</h3><p class="small">${t("The analysis is worked out by the server from the game's record: open the replay from the game or its link.")}</p>`;
   }
-  const levels = ["easy", "normal", "hard"].map((level) => `<option value="${level}"${level === replay.level ? " selected" : ""}>${escapeHtml(t(level))}</option>`);
+  const words = { easy: t("easy"), normal: t("normal"), hard: t("hard") };
+  const levels = Object.entries(words).map(([level, word]) => `<option value="${level}"${level === replay.level ? " selected" : ""}>${escapeHtml(word)}</option>`);
   const seats = [0, 1].map((seat) => {
     const entry = replay.analyses[seat];
     let body = "";
