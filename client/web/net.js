@@ -30,6 +30,7 @@ export class Connection {
     this.url = url;
     this.homeUrl = url; // the page's own server: where a dropped link comes back to
     this.redirectsInARow = 0;
+    this.answeringWelcome = null; // what the page sends while it reads a welcome
     this.recent = []; // the last requests sent (a redirect names the one it answers)
     this.onMessage = onMessage;
     this.onState = onState;
@@ -122,8 +123,13 @@ export class Connection {
       this.welcomed = true;
       this.retry = 0;
       this.onState("open");
+      this.answeringWelcome = [];
       this.onMessage(message);
-      const pending = this.unsent;
+      // a request the page sent again on its own at welcome (the table of its link, say)
+      // is not sent a second time from the queue
+      const again = this.answeringWelcome;
+      this.answeringWelcome = null;
+      const pending = this.unsent.filter((queued) => !again.some((sent) => sent.type === queued.type && sent.code === queued.code));
       this.unsent = [];
       for (const queued of pending) this.send(queued);
       return;
@@ -167,6 +173,7 @@ export class Connection {
   /** Send a request (an id is added and returned); queued while the link is down. */
   send(message) {
     const withId = { ...message, id: message.id ?? this.nextId++ };
+    if (this.answeringWelcome) this.answeringWelcome.push(withId);
     this.recent.push(withId);
     if (this.recent.length > 16) this.recent.shift();
     if (!this.welcomed) {
