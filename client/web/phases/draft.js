@@ -3,7 +3,7 @@
 
 import { longName, short } from "../cards.js";
 import { sendDraft } from "../actions.js";
-import { t } from "../i18n.js";
+import { nt } from "../i18n.js";
 import { escapeHtml, seatName, state } from "../store.js";
 import { cardFace } from "../widgets.js";
 
@@ -28,7 +28,7 @@ export function render(view, turn) {
   const left = me === null ? "" : `<p class="small">Your turns left: ${13 - view.draft_turns[me]} · stock ${view.stock_left} · pile ${view.pile_size}</p>`;
   if (offered) {
     const keepNote = state.table.rules.see_card_after_keep ? "you will see the next card go to the pile" : "the next card goes to the pile unseen";
-    const stock = `<span class="back stock" role="img" aria-label="${escapeHtml(t("the stock, {n} cards", { n: view.stock_left }))}"></span>`;
+    const stock = `<span class="back stock" role="img" aria-label="${escapeHtml(nt("the stock, {n} card", "the stock, {n} cards", view.stock_left, { n: view.stock_left }))}"></span>`;
     return `<h2>The draft</h2><div class="offer">${stock}${cardFace(offered, ` big${dealing(view)}`)}</div>
           <div class="choices"><button type="button" data-draft="keep">Keep (k)</button><button type="button" data-draft="discard">Discard, take the next (d)</button></div>
           <p class="small">Keep: ${keepNote}. Discard: this card goes to the pile and you take the next one.</p>${left}`;

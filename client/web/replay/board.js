@@ -4,7 +4,7 @@
 //   seatRow(step, seat, marks, hidden);   centre(step);   describe(step);   nameOf(seat)
 
 import { short } from "../cards.js";
-import { t } from "../i18n.js";
+import { nt, t } from "../i18n.js";
 import { escapeHtml, state } from "../store.js";
 import { cardFace } from "../widgets.js";
 
@@ -59,7 +59,7 @@ function bidWords(step, seat) {
 /** One seat's row of the board: its name, bid, tricks and cards (face up: the game is over). */
 export function seatRow(step, seat, marks = {}, hidden = false) {
   const held = step.hands[seat];
-  const shown = hidden ? `<div class="backs" role="img" aria-label="${escapeHtml(t("{n} cards", { n: held.length }))}">${held.map(() => `<span class="back" aria-hidden="true"></span>`).join("")}</div>` : `<div class="faces">${cards(held, marks)}</div>`;
+  const shown = hidden ? `<div class="backs" role="img" aria-label="${escapeHtml(nt("{n} card", "{n} cards", held.length, { n: held.length }))}">${held.map(() => `<span class="back" aria-hidden="true"></span>`).join("")}</div>` : `<div class="faces">${cards(held, marks)}</div>`;
   return `<div class="who"><strong>${escapeHtml(nameOf(seat))}</strong> <span class="small">${t("bid {bid} · won {won}", { bid: bidWords(step, seat), won: step.tricks[seat] })}</span></div>${shown}`;
 }
 
