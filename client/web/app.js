@@ -8,6 +8,7 @@
 //   phases/        waiting, blindnil, draft, exchange, bidding, play, handresult, gameover
 //   overlays/      the window: sheet, settings, help (modal.js picks the one on show)
 //   hand.js, widgets.js   this seat's hand; cards, seats, scores
+//   replay/        a finished game stepped through, and the analysis of either seat
 
 import { refreshLobby } from "./actions.js";
 import { clickHand } from "./hand.js";
@@ -24,15 +25,19 @@ import { createTable, fillPreset, loadRules } from "./screens/create.js";
 import * as account from "./screens/account.js";
 import * as lobby from "./screens/lobby.js";
 import { onNameSubmit, renderName, showLanding } from "./screens/name.js";
+import * as replay from "./replay/screen.js";
+import { askForReplay, openRecordFile } from "./replay/open.js";
 import * as table from "./screens/table.js";
+import { unlock } from "./sound.js";
 import { $, NAME_KEY, setRenderer, state } from "./store.js";
 import { deliver, endPause } from "./sync.js";
 
 // each returns true when the clicked element was its own
-const CLICKS = [clickHand, draft.click, bidding.click, blindNil.click, exchange.click, handResult.click, gameOver.click, overlays.click, table.click, lobby.click, account.click];
+const CLICKS = [replay.click, clickHand, draft.click, bidding.click, blindNil.click, exchange.click, handResult.click, gameOver.click, overlays.click, table.click, lobby.click, account.click];
 
 function render() {
   document.body.dataset.screen = state.screen;
+  document.documentElement.dataset.deck = state.settings.fourColour ? "four" : "two";
   const status = {
     open: `online as ${state.welcome ? state.welcome.name : ""}`,
     reconnecting: "reconnecting…",
@@ -45,14 +50,17 @@ function render() {
   $("#name-screen").hidden = state.screen !== "name";
   $("#lobby").hidden = state.screen !== "lobby";
   $("#table").hidden = state.screen !== "table";
+  $("#replay").hidden = state.screen !== "replay";
   if (state.screen === "name") renderName();
   if (state.screen === "lobby") lobby.renderLobby();
   if (state.screen === "lobby") account.renderAccount();
   if (state.screen === "table") table.renderTable();
+  if (state.screen === "replay") replay.renderReplay();
   overlays.renderModal();
 }
 
 function onClick(event) {
+  unlock(); // the chime may sound once a person touched the page
   // while a finished trick is held on screen, a click or tap anywhere on the board lets it go
   if (state.paused && event.target.closest(".board")) return endPause();
   const target = event.target.closest("button, [data-card]");
@@ -62,11 +70,13 @@ function onClick(event) {
 }
 
 function onKey(event) {
+  unlock();
   if (event.target.closest && event.target.closest("input, select, textarea")) {
     if (event.key === "Escape") event.target.blur();
     return;
   }
   if (state.screen === "table") table.tableKey(event);
+  if (state.screen === "replay") replay.replayKey(event);
 }
 
 function connect(name) {
@@ -84,6 +94,11 @@ function connect(name) {
   state.conn.start(name);
 }
 
+function readRecordLink() {
+  const match = /^#r=([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
+  return match ? match[1] : null;
+}
+
 function readLink() {
   const match = /^#t=([A-Za-z0-9-]{1,16})$/.exec(location.hash);
   return match ? match[1].toUpperCase() : null;
@@ -92,6 +107,7 @@ function readLink() {
 function main() {
   setRenderer(render);
   state.linkCode = readLink();
+  state.linkRecord = readRecordLink();
   document.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
   $("#name-form").addEventListener("submit", onNameSubmit(connect));
@@ -104,8 +120,16 @@ function main() {
     submitChat(input.value.trim());
     input.value = "";
   });
-  document.addEventListener("change", (event) => overlays.change(event.target));
+  document.addEventListener("change", (event) => {
+    if (event.target.id === "record-file") return openRecordFile(event.target);
+    if (overlays.change(event.target)) render(); // a setting: the deck's colours at once
+  });
   window.addEventListener("hashchange", () => {
+    const recordId = readRecordLink();
+    if (recordId && state.conn && !(state.replay && state.replay.recordId === recordId)) {
+      askForReplay(recordId);
+      return;
+    }
     const code = readLink();
     if (code && code !== state.code && state.conn) {
       state.linkCode = code;
@@ -119,11 +143,13 @@ function main() {
   }, 5000);
   const name = localStorage.getItem(NAME_KEY);
   if (name) {
-    state.screen = state.linkCode ? "table" : "lobby";
+    state.screen = state.linkRecord ? "replay" : state.linkCode ? "table" : "lobby";
     if (state.linkCode) state.code = null;
     connect(name);
   }
   render();
+  // installable on a phone: the worker keeps the page's own files (never game data)
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
   if (!name && state.linkCode) showLanding(state.linkCode);
   else if (!name) $("#name-input").focus();
 }

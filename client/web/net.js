@@ -1,9 +1,16 @@
 // The connection to the server: one websocket speaking the JSON subprotocol, hello with the
 // stored session token, request ids, and reconnecting (with the token) when the link drops.
+// A redirect (protocol 1.2: the table lives on another node of a cluster) is followed: the
+// link moves to that node's URL, says hello with the same token and sends the request
+// again, at most MAX_REDIRECTS times in a row; after a drop it comes back to the page's own
+// server, which redirects it again if need be.
+
+import { t } from "./i18n.js";
 
 export const SUBPROTOCOL = "spades2.json";
 export const PROTOCOL_VERSION = 1;
-export const PROTOCOL_MINOR = 1; // 1.1: the seat sends its own entropy for each shuffle
+export const PROTOCOL_MINOR = 2; // 1.2: redirects to the node that runs a table
+export const MAX_REDIRECTS = 4;
 
 export const TOKEN_KEY = "spades2.token";
 const SEQ_KEY = "spades2.seq";
@@ -21,6 +28,10 @@ export class Connection {
    */
   constructor({ url, onMessage, onState, storage = window.localStorage }) {
     this.url = url;
+    this.homeUrl = url; // the page's own server: where a dropped link comes back to
+    this.redirectsInARow = 0;
+    this.answeringWelcome = null; // what the page sends while it reads a welcome
+    this.recent = []; // the last requests sent (a redirect names the one it answers)
     this.onMessage = onMessage;
     this.onState = onState;
     this.storage = storage;
@@ -90,7 +101,15 @@ export class Connection {
         this.onState("replaced");
         return;
       }
+      if (this.movingTo) {
+        // closed to follow a redirect: open at once where it points
+        this.url = this.movingTo;
+        this.movingTo = null;
+        this.open();
+        return;
+      }
       this.retry += 1;
+      this.url = this.homeUrl; // that node may be gone: any node redirects us again
       this.onState("reconnecting");
       // back off to at most 5 s; the seat is held for a minute by default
       const delay = Math.min(5000, 250 * 2 ** Math.min(this.retry, 5));
@@ -104,8 +123,13 @@ export class Connection {
       this.welcomed = true;
       this.retry = 0;
       this.onState("open");
+      this.answeringWelcome = [];
       this.onMessage(message);
-      const pending = this.unsent;
+      // a request the page sent again on its own at welcome (the table of its link, say)
+      // is not sent a second time from the queue
+      const again = this.answeringWelcome;
+      this.answeringWelcome = null;
+      const pending = this.unsent.filter((queued) => !again.some((sent) => sent.type === queued.type && sent.code === queued.code));
       this.unsent = [];
       for (const queued of pending) this.send(queued);
       return;
@@ -116,10 +140,30 @@ export class Connection {
       this.ws.close();
       return;
     }
+    if (message.type === "redirect") return this.follow(message);
+    if (message.type === "snapshot") this.redirectsInARow = 0;
     if (message.type === "ack" && this.lastAction && message.seq === this.lastAction.seq) {
       this.lastAction = null;
     }
     this.onMessage(message);
+  }
+
+  /** Follow a redirect: hello at its URL with the same token, then the request again. */
+  follow(redirect) {
+    if (this.redirectsInARow >= MAX_REDIRECTS) {
+      const text = t("Table {code} keeps moving between servers; try again in a moment.", { code: redirect.table });
+      this.onMessage({ type: "error", code: "redirect_loop", message: text, request: redirect.request });
+      return;
+    }
+    this.redirectsInARow += 1;
+    if (redirect.request && redirect.request !== "hello") {
+      const asked = this.recent.find((sent) => sent.id === redirect.id && sent.type === redirect.request);
+      // an action goes again with its seq (the node may not have seen it)
+      if (asked) this.unsent.push(asked);
+    }
+    this.movingTo = redirect.url;
+    this.welcomed = false;
+    this.ws.close();
   }
 
   raw(message) {
@@ -129,6 +173,9 @@ export class Connection {
   /** Send a request (an id is added and returned); queued while the link is down. */
   send(message) {
     const withId = { ...message, id: message.id ?? this.nextId++ };
+    if (this.answeringWelcome) this.answeringWelcome.push(withId);
+    this.recent.push(withId);
+    if (this.recent.length > 16) this.recent.shift();
     if (!this.welcomed) {
       this.unsent.push(withId);
       return withId.id;

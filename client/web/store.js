@@ -8,7 +8,7 @@ const SETTINGS_KEY = "spades2.settings";
 export const NAME_KEY = "spades2.name";
 
 function loadSettings() {
-  const defaults = { autoPlayOne: true, trickPauseMs: 1500, confirmPlay: false };
+  const defaults = { autoPlayOne: true, trickPauseMs: 1500, confirmPlay: false, fourColour: false, turnSound: false };
   try {
     return { ...defaults, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") };
   } catch {
@@ -24,7 +24,7 @@ export const state = {
   conn: null,
   connection: "connecting",
   welcome: null,
-  screen: "name", // name | lobby | table
+  screen: "name", // name | lobby | table | replay
   tables: [],
   rules: null, // rules.json: the presets and the create form's fields
   code: null, // the table on screen
@@ -54,6 +54,9 @@ export const state = {
   myDraftTurns: {}, // hand number -> turns this seat took, as seen in events
   timerEnds: null, // wall-clock ms when the turn timer runs out (display only)
   holdEnds: [null, null],
+  replay: null, // the game stepped through on the replay screen (replay/screen.js)
+  recordWanted: null, // {recordId, names}: a record asked for, to replay
+  linkRecord: null, // #r=RECORD_ID of the page's address
 };
 
 let renderer = () => {};

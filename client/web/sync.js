@@ -11,7 +11,10 @@ import { short } from "./cards.js";
 import { refreshLobby, send } from "./actions.js";
 import { foldMessage } from "./fold.js";
 import { onHandResult } from "./phases/handresult.js";
+import { askForReplay, onRecord } from "./replay/open.js";
+import { onAnalysis, onAnalysisError } from "./replay/analysis.js";
 import { receiveChat } from "./screens/chat.js";
+import { turnChime } from "./sound.js";
 import {
   NAME_KEY,
   addLog,
@@ -141,7 +144,10 @@ function handle(message) {
       if (message.table === state.code) leaveScreen();
       return;
     case "record":
+      if (onRecord(message)) return;
       return saveRecord(message);
+    case "analysis":
+      return onAnalysis(message);
     case "error":
       return onError(message);
     default:
@@ -154,6 +160,12 @@ function onWelcome(welcome) {
   // a request in flight when the link dropped will never be answered
   state.snapshotInFlight = null;
   state.turn = null;
+  if (state.screen === "replay") {
+    // a replay link (#r=ID) fetches its record once there is a connection
+    if (state.linkRecord && !state.replay && !state.recordWanted) askForReplay(state.linkRecord);
+    state.linkRecord = null;
+    return;
+  }
   const link = state.linkCode;
   if (state.code && (welcome.tables.includes(state.code) || state.screen === "table")) {
     // resumed: the snapshot follows for a seat; a spectator watches again
@@ -202,8 +214,10 @@ function onSnapshot(snapshot) {
     state.turn = null;
   }
   if (!state.logCount) restoreLog(code); // a reloaded page: the log this tab kept
-  state.screen = "table";
-  if (location.hash !== `#t=${code}`) history.replaceState(null, "", `#t=${code}`);
+  if (state.screen !== "replay") {
+    state.screen = "table";
+    if (location.hash !== `#t=${code}`) history.replaceState(null, "", `#t=${code}`);
+  }
   setTable(snapshot.table);
   const previous = state.view;
   state.view = snapshot.view;
@@ -306,7 +320,9 @@ function onYourTurn(turn) {
   if (turn.phase === "play" && plays.length === 1 && state.settings.autoPlayOne) {
     send(plays[0]);
     state.notice = `Auto Play One: ${short(plays[0].card)} was your only legal card.`;
+    return;
   }
+  turnChime(turn.version);
 }
 
 function onError(error) {
@@ -338,6 +354,8 @@ function onError(error) {
     history.replaceState(null, "", "#");
     refreshLobby();
   }
+  if (error.request === "get_analysis") return onAnalysisError(error);
+  if (error.request === "get_record" && state.recordWanted) state.recordWanted = null;
   if (error.request === "entropy") return; // too late for this shuffle: nothing to do
   if (error.request === "action") {
     // the game moved on before this action arrived (stale_version), or it was refused:

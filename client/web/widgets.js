@@ -6,7 +6,7 @@ import { countdown, escapeHtml, seatName, state } from "./store.js";
 
 export function cardButton(card, { legal = true, picked = false, selected = false, extra = "" } = {}) {
   const colour = isRed(card) ? "red" : "black";
-  const classes = ["card", colour, legal ? "legal" : "illegal", picked ? "picked" : "", selected ? "selected" : ""]
+  const classes = ["card", colour, `suit-${card.slice(-1)}`, legal ? "legal" : "illegal", picked ? "picked" : "", selected ? "selected" : ""]
     .filter(Boolean)
     .join(" ");
   const label = `${longName(card)}${legal ? "" : ", cannot be played now"}${picked ? ", picked" : ""}`;
@@ -15,7 +15,7 @@ export function cardButton(card, { legal = true, picked = false, selected = fals
 
 export function cardFace(card, extra = "") {
   const colour = isRed(card) ? "red" : "black";
-  return `<span class="card face ${colour}${extra}" data-card="${card}" role="img" aria-label="${longName(card)}"><span class="rank">${escapeHtml(card.slice(0, -1))}</span><span class="suit" aria-hidden="true">${suitSymbol(card.slice(-1))}</span></span>`;
+  return `<span class="card face ${colour} suit-${card.slice(-1)}${extra}" data-card="${card}" role="img" aria-label="${longName(card)}"><span class="rank">${escapeHtml(card.slice(0, -1))}</span><span class="suit" aria-hidden="true">${suitSymbol(card.slice(-1))}</span></span>`;
 }
 
 /** A seat's bid in words: "blind nil", "nil", "4", or "–" before it bid. */

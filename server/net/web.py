@@ -12,11 +12,17 @@ that is not one of them (``..``, an encoded slash, a folder) is simply not found
 request can reach any other file. Answers carry the file's content type, an ``ETag`` (a
 hash of the content) with ``Cache-Control: no-cache`` (the browser keeps a copy and asks
 whether it is still current, so a new version of the package is picked up at once), and
-headers that keep the page to its own origin (no script, style or connection elsewhere).
+headers that keep the page to its own origin (no script or style elsewhere; websockets
+to any host, because a table may live on another node of a cluster).
+
+A browser that accepts gzip (``Accept-Encoding``) gets the gzip form of a file, made once
+when the files are loaded (only where it is smaller), with ``Content-Encoding: gzip``,
+``Vary: Accept-Encoding`` and an entity tag of its own.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +36,14 @@ from websockets.typing import Subprotocol
 
 from protocol.codec import JSON_SUBPROTOCOL
 
-__all__ = ["WEB_FILES", "WebFile", "load_web_files", "respond", "select_subprotocol"]
+__all__ = [
+    "WEB_FILES",
+    "WebFile",
+    "accepts_gzip",
+    "load_web_files",
+    "respond",
+    "select_subprotocol",
+]
 
 _CONTENT_TYPES: Final = {
     ".html": "text/html; charset=utf-8",
@@ -41,16 +54,30 @@ _CONTENT_TYPES: Final = {
     ".ico": "image/x-icon",
     ".json": "application/json",
     ".txt": "text/plain; charset=utf-8",
+    ".webmanifest": "application/manifest+json",
 }
 
 
 @dataclass(frozen=True)
 class WebFile:
-    """One servable file: its bytes, content type and entity tag."""
+    """One servable file: its bytes, content type and entity tag, and its gzip form
+    (``None`` where gzip would not make it smaller)."""
 
     body: bytes
     content_type: str
     etag: str
+    gzipped: bytes | None = None
+
+    @property
+    def gzip_etag(self) -> str:
+        """The entity tag of the gzip form (another representation, another tag)."""
+        return self.etag[:-1] + '-gz"'
+
+
+def _gzip(body: bytes) -> bytes | None:
+    # mtime 0: the same file gives the same bytes on every start
+    packed = gzip.compress(body, compresslevel=9, mtime=0)
+    return packed if len(packed) < len(body) else None
 
 
 def load_web_files() -> dict[str, WebFile]:
@@ -80,7 +107,7 @@ def load_web_files() -> dict[str, WebFile]:
                 continue
             body = entry.read_bytes()
             etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-            files[f"/{prefix}{entry.name}"] = WebFile(body, kind, etag)
+            files[f"/{prefix}{entry.name}"] = WebFile(body, kind, etag, _gzip(body))
 
     walk(root, "")
     if "/index.html" in files:
@@ -91,28 +118,40 @@ def load_web_files() -> dict[str, WebFile]:
 WEB_FILES: Final = load_web_files()
 
 
-def _headers(file: WebFile, host: str) -> Headers:
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` value takes gzip (``gzip`` or ``*``, not ``q=0``)."""
+    for item in accept_encoding.split(","):
+        coding, _, params = item.strip().partition(";")
+        if coding.strip().lower() not in ("gzip", "*"):
+            continue
+        quality = params.strip().lower().replace(" ", "")
+        if quality.startswith("q="):
+            try:
+                return float(quality[2:]) > 0
+            except ValueError:
+                return False
+        return True
+    return False
+
+
+def _headers(file: WebFile, etag: str) -> Headers:
     headers = Headers()
     headers["Content-Type"] = file.content_type
     headers["Cache-Control"] = "no-cache"
-    headers["ETag"] = file.etag
+    headers["ETag"] = etag
+    headers["Vary"] = "Accept-Encoding"
     headers["X-Content-Type-Options"] = "nosniff"
     headers["Referrer-Policy"] = "no-referrer"
     headers["X-Frame-Options"] = "DENY"
-    # 'self' for connect-src does not cover ws: in every browser, so the page's own
-    # host is named for both schemes.
-    sockets = f" ws://{host} wss://{host}" if _safe_host(host) else ""
+    # 'self' for connect-src does not cover ws: in every browser; and a table may live on
+    # another node of a cluster (a redirect names its ws:// URL), so websockets may go to
+    # any host. Scripts stay our own, so only our code chooses where it connects.
     headers["Content-Security-Policy"] = (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        f"connect-src 'self'{sockets}; frame-ancestors 'none'; base-uri 'none'; "
-        "form-action 'none'"
+        "connect-src 'self' ws: wss:; worker-src 'self'; manifest-src 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
     )
     return headers
-
-
-def _safe_host(host: str) -> bool:
-    allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
-    return 0 < len(host) <= 255 and all(char in allowed for char in host)
 
 
 def respond(
@@ -120,18 +159,25 @@ def respond(
 ) -> Response | None:
     """The HTTP answer for ``request`` if it asks for a web file, else ``None``.
 
-    A matching ``If-None-Match`` gets ``304 Not Modified`` with no body. Raises nothing.
+    The gzip form goes to a browser that accepts it. A matching ``If-None-Match`` gets
+    ``304 Not Modified`` with no body. Raises nothing.
     """
     table = WEB_FILES if files is None else files
     path = request.path.split("?", 1)[0].split("#", 1)[0]
     file = table.get(path)
     if file is None:
         return None
-    headers = _headers(file, request.headers.get("Host", ""))
-    if file.etag in request.headers.get("If-None-Match", ""):
+    packed = file.gzipped is not None and accepts_gzip(request.headers.get("Accept-Encoding", ""))
+    etag = file.gzip_etag if packed else file.etag
+    headers = _headers(file, etag)
+    if etag in request.headers.get("If-None-Match", ""):
         return Response(304, "Not Modified", headers)
-    headers["Content-Length"] = str(len(file.body))
-    return Response(200, "OK", headers, file.body)
+    body = file.body
+    if packed and file.gzipped is not None:
+        body = file.gzipped
+        headers["Content-Encoding"] = "gzip"
+    headers["Content-Length"] = str(len(body))
+    return Response(200, "OK", headers, body)
 
 
 def select_subprotocol(

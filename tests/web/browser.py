@@ -230,6 +230,14 @@ class Page:
 
     def click(self, selector: str) -> None:
         self.wait(lambda: self.visible(selector), f"{selector} visible")
+        for _ in range(3):
+            try:
+                self.find(selector).click()
+                return
+            except StaleElementReferenceException:
+                # the page drew that part again between find and click (a window whose
+                # shuffle check just finished): find the new element and click it
+                self.wait(lambda: self.visible(selector), f"{selector} visible again")
         try:
             self.find(selector).click()
         except WebDriverException as error:

@@ -103,13 +103,17 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
                 labelled += 1
         phases.append(act(page, rng, use_keys=len(phases) % 3 == 0))
     # the hand window: scores, and the shuffle checked in this browser
-    page.wait(
-        lambda: page.find("#hand-window .verify").get_attribute("data-verified") != "pending",
+    # read in one go: the window may be drawn again (new elements) between two reads
+    verdict = page.wait(
+        lambda: page.js(
+            "const v = document.querySelector('#hand-window .verify');"
+            "return v && v.dataset.verified !== 'pending' ? [v.dataset.verified,"
+            " document.querySelector('#hand-window').innerText] : null"
+        ),
         "the shuffle check",
     )
-    verdict = page.find("#hand-window .verify")
-    assert verdict.get_attribute("data-verified") == "yes", verdict.text
-    assert "Fair shuffle ✓" in page.find("#hand-window").text
+    assert verdict[0] == "yes", verdict
+    assert "Fair shuffle ✓" in verdict[1]
     # the checks themselves are in the details panel (folded away: read its text content)
     text = page.find("#hand-window").get_attribute("textContent")
     assert "bags" in text and "total" in text

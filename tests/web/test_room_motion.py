@@ -56,3 +56,27 @@ def test_a_played_card_moves_and_reduced_motion_turns_motion_off(page: Page) -> 
     assert set(still["transition"].split(", ")) == {"0s"}, still
     assert still["lift"] != "none", still  # lifted still, only without the motion
     assert not page.errors()
+
+
+DEAL_AND_GATHER = """
+const board = document.createElement('div');
+board.innerHTML = '<div class="offer"><span class="card face black suit-S big deal">A</span></div>'
+  + '<div class="trick finished gather-1500 to-me">'
+  + '<span class="card face red suit-H">Q</span></div>';
+document.body.append(board);
+const dealt = getComputedStyle(board.querySelector('.deal'));
+const gathered = getComputedStyle(board.querySelector('.trick .card'));
+const result = {deal: dealt.animationName, gather: gathered.animationName,
+                delay: gathered.animationDelay};
+board.remove();
+return result;
+"""
+
+
+def test_the_deal_and_the_gathered_trick_move_unless_motion_is_reduced(page: Page) -> None:
+    moving = page.js(DEAL_AND_GATHER)
+    assert moving == {"deal": "deal", "gather": "gather-me", "delay": "1.15s"}, moving
+    reduced_motion(page, True)
+    still = page.js(DEAL_AND_GATHER)
+    assert still["deal"] == "none" and still["gather"] == "none", still
+    assert not page.errors()

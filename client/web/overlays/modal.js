@@ -51,7 +51,8 @@ export function change(target) {
 export function renderModal() {
   const modal = $("#modal");
   let html = "";
-  if (state.handWindow) html = handResult.renderWindow();
+  if (state.screen === "replay") html = ""; // the game's windows stay with the game
+  else if (state.handWindow) html = handResult.renderWindow();
   else if (state.gameOver) html = gameOver.renderWindow();
   else {
     const open = Object.keys(OVERLAYS).find((name) => state.open[name]);

@@ -1,5 +1,8 @@
-// The settings (o): Auto Play One and the pause after each trick, kept in localStorage.
+// The settings (o): Auto Play One, the pause after each trick, the four-colour deck and
+// the "your turn" sound, kept in localStorage.
 
+import { t } from "../i18n.js";
+import { unlock } from "../sound.js";
 import { saveSettings, state } from "../store.js";
 
 export function render() {
@@ -8,6 +11,8 @@ export function render() {
   return `<div class="window" role="dialog" aria-modal="true" aria-labelledby="settings-title"><h2 id="settings-title">Settings</h2>
     <label><input type="checkbox" id="set-auto" ${s.autoPlayOne ? "checked" : ""}> Auto Play One (play my only legal card by itself)</label>
     <label>Pause after each trick <select id="set-pause">${pauses.join("")}</select></label>
+    <label><input type="checkbox" id="set-four" ${s.fourColour ? "checked" : ""}> ${t("Four-colour deck (clubs green, diamonds blue)")}</label>
+    <label><input type="checkbox" id="set-sound" ${s.turnSound ? "checked" : ""}> ${t("A sound when it is your turn")}</label>
     <div class="choices"><button type="button" data-close>Close (Esc)</button></div></div>`;
 }
 
@@ -15,6 +20,11 @@ export function render() {
 export function change(target) {
   if (target.id === "set-auto") state.settings.autoPlayOne = target.checked;
   else if (target.id === "set-pause") state.settings.trickPauseMs = Number(target.value);
+  else if (target.id === "set-four") state.settings.fourColour = target.checked;
+  else if (target.id === "set-sound") {
+    state.settings.turnSound = target.checked;
+    unlock(); // this change is a person's gesture: the page may make sound from now on
+  }
   else return false;
   saveSettings();
   return true;

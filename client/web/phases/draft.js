@@ -3,6 +3,7 @@
 
 import { longName, short } from "../cards.js";
 import { sendDraft } from "../actions.js";
+import { nt } from "../i18n.js";
 import { escapeHtml, seatName, state } from "../store.js";
 import { cardFace } from "../widgets.js";
 
@@ -12,13 +13,23 @@ function seenPile(view) {
   return `<p class="small">You saw go to the pile: ${seen.map((c) => `<span class="mini" data-card="${c}" aria-label="${longName(c)}">${short(c)}</span>`).join(" ")}</p>`;
 }
 
+// the card on offer is dealt from the stock once: drawn again for the same offer it stays
+let dealt = "";
+function dealing(view) {
+  const key = `${view.hand_number}:${view.stock_left}`;
+  if (key === dealt) return "";
+  dealt = key;
+  return " deal";
+}
+
 export function render(view, turn) {
   const me = view.seat;
   const offered = turn && turn.phase === "draft" ? turn.offered || view.offered : null;
   const left = me === null ? "" : `<p class="small">Your turns left: ${13 - view.draft_turns[me]} · stock ${view.stock_left} · pile ${view.pile_size}</p>`;
   if (offered) {
     const keepNote = state.table.rules.see_card_after_keep ? "you will see the next card go to the pile" : "the next card goes to the pile unseen";
-    return `<h2>The draft</h2><div class="offer">${cardFace(offered, " big")}</div>
+    const stock = `<span class="back stock" role="img" aria-label="${escapeHtml(nt("the stock, {n} card", "the stock, {n} cards", view.stock_left, { n: view.stock_left }))}"></span>`;
+    return `<h2>The draft</h2><div class="offer">${stock}${cardFace(offered, ` big${dealing(view)}`)}</div>
           <div class="choices"><button type="button" data-draft="keep">Keep (k)</button><button type="button" data-draft="discard">Discard, take the next (d)</button></div>
           <p class="small">Keep: ${keepNote}. Discard: this card goes to the pile and you take the next one.</p>${left}`;
   }

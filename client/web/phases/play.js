@@ -44,7 +44,9 @@ export function renderTrick(view, finished) {
     if (finished) return cardFace(places[seat], finished.trick.winner === seat ? " winner" : "");
     return cardFace(places[seat], arriving(view, places[seat], seat === me ? "" : " from-top"));
   };
-  return `<div class="trick${finished ? " finished" : ""}" id="trick" aria-label="the trick"><div class="slot-row">${slot(1 - me)}</div><div class="slot-row">${slot(me)}</div></div><p class="small" aria-live="polite">${note}</p>`;
+  // held on screen, the finished trick is gathered toward its winner as the pause ends
+  const gather = finished && state.paused ? ` gather-${state.settings.trickPauseMs} to-${finished.trick.winner === me ? "me" : "them"}` : "";
+  return `<div class="trick${finished ? " finished" : ""}${gather}" id="trick" aria-label="the trick"><div class="slot-row">${slot(1 - me)}</div><div class="slot-row">${slot(me)}</div></div><p class="small" aria-live="polite">${note}</p>`;
 }
 
 export function render(view) {

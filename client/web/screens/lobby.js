@@ -2,6 +2,7 @@
 // below it is create.js.
 
 import { refreshLobby } from "../actions.js";
+import { t } from "../i18n.js";
 import { $, escapeHtml, state } from "../store.js";
 
 export function renderLobby() {
@@ -13,6 +14,8 @@ export function renderLobby() {
       <button type="button" data-watch="${escapeHtml(t.code)}">Watch</button></li>`;
   });
   $("#lobby-notice").textContent = state.notice;
+  $("#replay-title").textContent = t("Replay a game");
+  $("#record-file-label").textContent = t("A record you saved (spades-….json)");
   $("#table-list").innerHTML = rows.length ? rows.join("") : "<li class=\"empty\">No open tables yet: create one.</li>";
 }
 

@@ -23,7 +23,7 @@ export function onNameSubmit(connect) {
     event.preventDefault();
     const name = $("#name-input").value.trim();
     if (!name) return;
-    state.screen = state.linkCode ? "table" : "lobby";
+    state.screen = state.linkRecord ? "replay" : state.linkCode ? "table" : "lobby";
     state.notice = "";
     connect(name);
     render();
