@@ -80,6 +80,17 @@ from protocol._messages.events import (
     ShuffledEvent,
     TrickWonEvent,
 )
+
+# play now
+from protocol._messages.seeks import (
+    CancelSeek,
+    Seek,
+    SeekBotOffer,
+    SeekCancelled,
+    Seeking,
+    SeekPaired,
+)
+from protocol._messages.seeks import SeekPreset as SeekPreset
 from protocol._messages.server import (
     SERVER_ADAPTER,
     Ack,
@@ -140,6 +151,7 @@ __all__ = [
     "BidEvent",
     "BlindNilAction",
     "BlindNilEvent",
+    "CancelSeek",
     "CardPlayedEvent",
     "Chat",
     "ChatMessage",
@@ -177,6 +189,11 @@ __all__ = [
     "Rules",
     "ScoreLine",
     "SeatInfo",
+    "Seek",
+    "SeekBotOffer",
+    "SeekCancelled",
+    "SeekPaired",
+    "Seeking",
     "ServerMessage",
     "ShuffledEvent",
     "Snapshot",

@@ -20,6 +20,7 @@ from protocol._examples.game import (
     EXAMPLE_TOKEN,
     example_game,
 )
+from protocol._examples.seeks import seek_client_examples, seek_server_examples
 from protocol.convert import (
     event_messages,
     hand_result_message,
@@ -127,6 +128,7 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
         m.Entropy(code=EXAMPLE_TABLE, hand_number=1, value=EXAMPLE_ENTROPY, id=13),
         m.Ping(nonce=42, id=12),
         m.GetAnalysis(record_id=EXAMPLE_RECORD_ID, seat=0, level="normal", id=14),
+        *seek_client_examples(),
     )
 
 
@@ -219,4 +221,5 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             record_id=record_id, seat=0, level="normal", analysis_json=EXAMPLE_ANALYSIS, id=14
         ),
         m.Redirect(url="ws://node2.example:8765/", table=EXAMPLE_TABLE, request="join_table", id=3),
+        *seek_server_examples(),
     )

@@ -20,6 +20,7 @@ from protocol._messages.common import (
     Seat,
     TableCode,
 )
+from protocol._messages.seeks import CancelSeek, Seek
 from protocol._messages.structures import ActionMessage
 
 __all__ = [
@@ -286,7 +287,10 @@ ClientMessage = Annotated[
     | GetRecord
     | Entropy
     | Ping
-    | GetAnalysis,
+    | GetAnalysis
+    # play now (protocol._messages.seeks)
+    | Seek
+    | CancelSeek,
     Field(discriminator="type"),
 ]
 

@@ -40,6 +40,8 @@ ErrorCode = Literal[
     "internal_error",
     "banned",
     "muted",
+    # play now
+    "rated_needs_account",
 ]
 ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-defined]
 
@@ -96,6 +98,9 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "connection the host removed without a ban is closed with code 4003 and no error.",
     "muted": "The host muted your chat on this server: `chat` is refused (a `/report` line "
     "still reaches the host).",
+    # play now
+    "rated_needs_account": "A rated `seek` came from a guest: rated games are between two "
+    "signed-in players. Seek a casual game, or sign in first.",
 }
 """What each error code means, for people: the same keys as :data:`ERROR_CODES`.
 
