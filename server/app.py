@@ -37,6 +37,8 @@ from server.limits import AddressLimits
 from server.lobby.handlers import LIST_PAGE_SIZE, Lobby
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
+from server.lobby.seek_desk import SeekDesk
+from server.lobby.seeks import GuestRatings, MemoryPool, SeekPool
 from server.lobby.turn import UnitOfWork
 from server.net.guard import OneLineLogger, guarded_connection, raise_fd_limit, watch_stalled
 from server.net.http import http_responder
@@ -87,9 +89,14 @@ class Hub:
         lobby.listing, lobby.created = directory.listing, directory.created
         services = self.services = Services(config, store, bots, rooms, bans, metrics, now, spawn)
         self.hello = HelloParts(config, store, roster, rooms, bans, metrics, self.now)
+        self.seek_pool = _seek_pool(config, cluster, spawn)
+        # play now; the accounts' ratings and the bots' measured anchors are passed here
+        seeks = SeekDesk(lobby, self.seek_pool, GuestRatings(), spawn=spawn, wrote=work.schedule)
+        self.seeks = seeks
         parts = RouterParts(
-            config, store, metrics, work, roster, lobby, services, self.hello, directory, spawn
-        )
+            config, store, metrics, work, roster, lobby, services, self.hello, directory, spawn,
+            seeks,
+        )  # fmt: skip
         self.router = Router(parts)
         handle, bye = self.router.handle_data, self.disconnected
         opener = functools.partial(Conn, config=config, hub=work)  # a session per connection
@@ -116,6 +123,7 @@ class Hub:
         return asyncio.get_running_loop().time()
 
     def disconnected(self, conn: Conn) -> None:
+        self.seeks.gone(conn)
         goodbye(self.hello, conn, self.closing)
 
     def _health(self) -> dict[str, Any]:
@@ -149,12 +157,14 @@ class Hub:
     async def prepare(self) -> None:
         """Before :meth:`load`: the directory starts (a cluster node joins)."""
         await self.directory.start()
+        await self.seek_pool.start()
 
     def load(self) -> None:
         """Load every stored table this node runs, and start the directory's work."""
         if self.directory.owns_all_at_start:
             self.rooms.load_all()
         self.directory.run()
+        self.spawn(self.seeks.run())
 
     def close(self) -> None:
         """Flush, end every task and timer, stop the bots, close the store."""
@@ -168,7 +178,17 @@ class Hub:
 
     async def closed(self) -> None:
         """After :meth:`close`: the directory gives up what this node holds."""
+        await self.seek_pool.close()
         await self.directory.close()
+
+
+def _seek_pool(config: ServerConfig, cluster: Any, spawn: Any) -> SeekPool:
+    """Play now's pool: in Redis for a cluster node (redis-py imported then), else memory."""
+    if cluster is None:
+        return MemoryPool()
+    from server.cluster.redis_seeks import RedisSeekPool
+
+    return RedisSeekPool(config.presence_url, cluster.node_id, spawn)
 
 
 class RunningServer:
