@@ -37,6 +37,7 @@ from client.model.chat import Chat
 from client.model.connection import Link, Status
 from client.model.form import CreateForm
 from client.model.lobby import Lobby
+from client.model.seek import PlayNow
 from client.model.selection import Selection, hand_order
 from client.model.settings import Settings
 from client.model.table import Table
@@ -72,6 +73,7 @@ class Overlay(enum.StrEnum):
     RULES = "rules"  # the table's rules in words
     LEAVE = "leave"  # yes/no: leave a game in progress (forfeits it)
     QUIT = "quit"  # yes/no: quit the client during a game in progress
+    PLAY_NOW = "play_now"  # seek an opponent (client.screens.playnow)
 
 
 @dataclass
@@ -116,6 +118,7 @@ class ModelBase:
         self.intent = intent or Intent()
         self.link = Link(token)
         self.lobby = Lobby()
+        self.play_now = PlayNow()
         self.game = Table()
         self.chat = Chat()
         self.selection = Selection()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from client.draw import Dims, Line
 from client.model.core import Model, Overlay
 from client.overlays import chat, help, pile, question, rules, scores, settings
-from client.screens import create, hand_result, lobby
+from client.screens import create, hand_result, lobby, playnow
 
 __all__ = ["Window", "window"]
 
@@ -45,6 +45,7 @@ _WINDOWS: dict[Overlay, Window] = {
     Overlay.CREATE: Window(create.title, create.lines, create.keys),
     Overlay.JOIN: Window(lobby.code_title, lobby.code_lines, lobby.code_keys),
     Overlay.WATCH: Window(lobby.code_title, lobby.code_lines, lobby.code_keys),
+    Overlay.PLAY_NOW: Window(playnow.title, playnow.lines, playnow.keys),
 }
 
 

@@ -4,7 +4,9 @@ where a table code is typed to join (j) or watch (v) a table not listed."""
 from __future__ import annotations
 
 from client.draw import MAIN_WIDTH, Dims, Line, pad
+from client.i18n import _
 from client.model.core import Model, Overlay
+from client.screens import playnow
 from client.text import safe_text
 from protocol import messages as m
 
@@ -12,11 +14,13 @@ __all__ = ["code_keys", "code_lines", "code_title", "keys", "main", "prompt"]
 
 
 def prompt(model: Model) -> str:
-    return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
+    rest = "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
+    return _("p play now") + " · " + rest
 
 
 def main(model: Model, size: Dims) -> list[Line]:
-    lines: list[Line] = [[("class:head", "  Open tables")], []]
+    play_now = [("class:turn", "  " + _("Play now: press p to find an opponent"))]
+    lines: list[Line] = [play_now, [], [("class:head", "  Open tables")], []]
     if not model.lobby.tables:
         lines.append([("class:dim", "  No open tables yet. Press c to create one")])
         lines.append([("class:dim", "  (with the bot, or wait for a friend).")])
@@ -41,6 +45,8 @@ def keys(model: Model, key: str) -> bool:
     chosen = lobby.chosen()
     if key == "q":
         model.request_quit()
+    elif key == "p":
+        playnow.open_window(model)
     elif key in ("up", "down"):
         lobby.move(-1 if key == "up" else 1)
     elif key in ("enter", "w") and chosen is not None:
