@@ -11,6 +11,7 @@ import { refreshLobby, send } from "./actions.js";
 import { foldMessage } from "./fold.js";
 import { onHandResult } from "./phases/handresult.js";
 import { receiveChat } from "./screens/chat.js";
+import { seekMessage } from "./screens/playnow.js";
 import {
   NAME_KEY,
   addLog,
@@ -106,6 +107,7 @@ function forgetGame(code) {
 }
 
 function handle(message) {
+  if (seekMessage(message)) return; // play now's messages (screens/playnow.js)
   switch (message.type) {
     case "welcome":
       return onWelcome(message);
