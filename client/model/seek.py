@@ -34,6 +34,11 @@ class PlayNow:
         self.paired: m.SeekPaired | None = None
         self.refusal: str | None = None  # the code of a refused seek
 
+    def reopen(self) -> None:
+        """The window opens again: a seek under way stays, a past one is forgotten."""
+        if self.status in ("paired", "refused"):
+            self.status, self.paired, self.refusal = "choosing", None, None
+
     def choose(self, step: int) -> None:
         index = PRESETS.index(self.preset)
         self.preset = PRESETS[(index + step) % len(PRESETS)]

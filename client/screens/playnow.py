@@ -18,8 +18,7 @@ def title(model: Model) -> str:
 
 def open_window(model: Model) -> None:
     """The lobby's p: the window, as it was left (a seek under way stays on show)."""
-    if model.play_now.status in ("paired", "refused"):
-        model.play_now.status = "choosing"
+    model.play_now.reopen()
     model.open(Overlay.PLAY_NOW)
 
 
