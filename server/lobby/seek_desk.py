@@ -22,7 +22,6 @@ seek is tried again next round.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -158,8 +157,10 @@ class SeekDesk:
         """Rounds for the server's life (cancel the task to stop)."""
         while True:
             await asyncio.sleep(ROUND_SECONDS)
-            with contextlib.suppress(Exception):
+            try:
                 await self.round()
+            except Exception:  # a bug in one round must not end play now for good
+                log.exception("play now: a pairing round failed")
 
     async def round(self) -> None:
         """Try every seeker here once more, and offer the bot to those alone long enough."""

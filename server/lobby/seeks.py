@@ -26,6 +26,7 @@ until the measured ones are wired in. The error root of play now is
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -209,38 +210,52 @@ class SeekPool(Protocol):
 
 
 class MemoryPool:
-    """The :class:`SeekPool` of a server on its own: every seeker is here."""
+    """The :class:`SeekPool` of a server on its own: every seeker is here. Each queue is
+    kept sorted by rating, so the seekers within reach are a slice, not a scan."""
 
     node_id = ""
 
     def __init__(self) -> None:
         self.entries: dict[str, SeekEntry] = {}
+        self._queues: dict[str, list[tuple[float, str]]] = {}  # pool key -> (rating, id)
 
     async def start(self) -> None:
         return None
 
     async def close(self) -> None:
         self.entries.clear()
+        self._queues.clear()
 
     async def add(self, entry: SeekEntry) -> None:
+        self._take_out(entry.player_id)
         self.entries[entry.player_id] = entry
+        bisect.insort(self._queues.setdefault(entry.pool_key, []), (entry.rating, entry.player_id))
 
     async def remove(self, player_id: str) -> None:
-        self.entries.pop(player_id, None)
+        self._take_out(player_id)
+
+    def _take_out(self, player_id: str) -> None:
+        old = self.entries.pop(player_id, None)
+        if old is not None:
+            queue = self._queues[old.pool_key]
+            del queue[bisect.bisect_left(queue, (old.rating, player_id))]
 
     async def candidates(self, entry: SeekEntry, reach: float) -> list[SeekEntry]:
-        return [
-            other
-            for other in self.entries.values()
-            if other.pool_key == entry.pool_key
-            and other.player_id != entry.player_id
-            and abs(other.rating - entry.rating) <= reach
-        ]
+        queue = self._queues.get(entry.pool_key, [])
+        low = bisect.bisect_left(queue, (entry.rating - reach, ""))
+        out: list[SeekEntry] = []
+        for rating, player_id in queue[low:]:
+            if rating > entry.rating + reach:
+                break
+            if player_id != entry.player_id:
+                out.append(self.entries[player_id])
+        return out
 
     async def claim(self, a: SeekEntry, b: SeekEntry) -> bool:
         if self.entries.get(a.player_id) != a or self.entries.get(b.player_id) != b:
             return False
-        del self.entries[a.player_id], self.entries[b.player_id]
+        self._take_out(a.player_id)
+        self._take_out(b.player_id)
         return True
 
     async def tell(self, paired: Paired, node: str) -> None:

@@ -81,6 +81,12 @@ def test_memory_pool_claims_a_pair_once() -> None:
         assert await pool.claim(a, b)
         assert not await pool.claim(c, b)  # b is gone: c stays
         assert list(pool.entries) == ["c"]
+        # a seek made again with another rating moves within its queue
+        await pool.add(entry("c", 1900))
+        assert await pool.candidates(entry("d", 1500), 300) == []
+        assert await pool.candidates(entry("d", 1700), 200) == [entry("c", 1900)]
+        await pool.remove("c")
+        assert pool.entries == {} and await pool.candidates(entry("d", 1900), 600) == []
 
     asyncio.run(scenario())
 
