@@ -11,8 +11,10 @@ What lives in Redis (every key under ``prefix``, ``spades:`` by default):
 - ``seeks:q:PRESET:KIND``: a sorted set per queue (``classic:casual``...), member the
   player id, score the rating: the seekers within reach are one ``ZRANGEBYSCORE``.
 - ``seeks:entry``: a hash, player id -> the entry's JSON (name, since, node...).
-- channel ``seeks:paired``: a pair made by one node for another node's seeker (JSON with
-  the node id it is for); that node tells its seeker to join the table.
+- ``seeks:paired:ID``: a pair made by one node for another node's seeker (JSON, kept
+  :data:`NOTICE_SECONDS`), and the same on channel ``seeks:paired`` with the node id it
+  is for: that node tells its seeker to join the table. A notice the channel lost (a
+  subscription being made again) is found in the key at the seeker's next try.
 
 A claim is a Lua script that takes both players out only if both entries are still the
 ones the claiming node read, so two nodes never pair one seeker twice. A seek older than
@@ -48,9 +50,11 @@ MAX_SEEK_SECONDS = 600.0
 """A seek this old is taken for one whose node died (a live node's players pair sooner
 or take the bot): left out of the candidates, and swept."""
 
-CANDIDATE_LIMIT = 200  # seekers read per try (the lowest ratings within reach first)
+CANDIDATE_LIMIT = 200  # seekers read per try, half above the rating and half below
 
 LEASE_WAIT_SECONDS = 5.0  # how long a notice waits for its table's lease to appear
+
+NOTICE_SECONDS = 120  # a pair notice is kept this long for a seeker who missed it
 
 # KEYS[1] the queue, KEYS[2] the entry hash; ARGV: a's id, a's JSON, b's id, b's JSON
 CLAIM = """
@@ -83,6 +87,7 @@ class RedisSeekPool:
         self._claim: Any = None
         self._on_paired: Callable[[Paired], None] | None = None
         self._listening: asyncio.Task[None] | None = None
+        self._subscriber: aioredis.Redis | None = None
         self._subscribed = asyncio.Event()
         self.ops = 0  # Redis commands sent (benchmarks read it)
 
@@ -102,6 +107,11 @@ class RedisSeekPool:
             self.url, max_connections=16, timeout=10.0, **options
         )
         self.client = aioredis.Redis(connection_pool=pool)
+        # the subscription waits for messages as long as there are none: no read timeout
+        # (one would drop it, and the notices sent meanwhile, every few quiet seconds)
+        self._subscriber = aioredis.Redis.from_url(
+            self.url, decode_responses=True, socket_timeout=None, health_check_interval=30
+        )
         self._claim = self.client.register_script(CLAIM)
         try:
             await self.client.ping()
@@ -117,11 +127,12 @@ class RedisSeekPool:
             self._listening.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listening
-        if self.client is not None:
-            with contextlib.suppress(Exception):
-                await self.client.aclose()
-                await self.client.connection_pool.disconnect()
-            self.client = None
+        for client in (self.client, self._subscriber):
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+                    await client.connection_pool.disconnect()
+        self.client = self._subscriber = None
 
     # ---- the pool -----------------------------------------------------------------------
 
@@ -133,6 +144,7 @@ class RedisSeekPool:
                     pipe.zrem(self._key("q", queue), entry.player_id)
                 pipe.zadd(self._key("q", entry.pool_key), {entry.player_id: entry.rating})
                 pipe.hset(self._key("entry"), entry.player_id, entry.to_json())
+                pipe.delete(self._key("paired", entry.player_id))  # a new seek: none yet
                 await pipe.execute()
         except RedisError as error:
             raise SeekError(f"cannot add a seek: {error}") from None
@@ -150,16 +162,20 @@ class RedisSeekPool:
 
     async def candidates(self, entry: SeekEntry, reach: float) -> list[SeekEntry]:
         redis = self._redis
+        queue, rating, half = self._key("q", entry.pool_key), entry.rating, CANDIDATE_LIMIT // 2
         try:
-            self.ops += 1
-            found_ids = await redis.zrangebyscore(
-                self._key("q", entry.pool_key),
-                entry.rating - reach,
-                entry.rating + reach,
-                start=0,
-                num=CANDIDATE_LIMIT,
-            )
-            ids = [str(i) for i in found_ids if str(i) != entry.player_id]
+            self.ops += 3
+            async with redis.pipeline(transaction=False) as pipe:
+                pipe.get(self._key("paired", entry.player_id))
+                # the nearest ratings on each side first (a crowded queue is cut there)
+                pipe.zrangebyscore(queue, rating, rating + reach, start=0, num=half)
+                pipe.zrevrangebyscore(queue, rating, rating - reach, start=0, num=half)
+                missed, above, below = await pipe.execute()
+            if missed is not None:
+                self._deliver(str(missed), entry.player_id)
+                return []
+            nearest = dict.fromkeys(str(i) for i in (*above, *below))
+            ids = [i for i in nearest if i != entry.player_id]
             if not ids:
                 return []
             self.ops += 1
@@ -210,7 +226,8 @@ class RedisSeekPool:
                 if await redis.exists(lease):
                     break
                 await asyncio.sleep(0.02)
-            self.ops += 1
+            self.ops += 2
+            await redis.set(self._key("paired", paired.player_id), notice, ex=NOTICE_SECONDS)
             await redis.publish(self._key("paired"), notice)
         except RedisError as error:
             raise SeekError(f"cannot tell node {node} of its pair: {error}") from None
@@ -222,7 +239,9 @@ class RedisSeekPool:
         channel = self._key("paired")
         while True:
             try:
-                async with self._redis.pubsub() as pubsub:
+                if self._subscriber is None:
+                    raise SeekError("the seek pool is not started")
+                async with self._subscriber.pubsub() as pubsub:
                     await pubsub.subscribe(channel)
                     self._subscribed.set()
                     async for message in pubsub.listen():
@@ -234,7 +253,8 @@ class RedisSeekPool:
                 log.error("lost the seek pool's subscription: %s", error)
                 await asyncio.sleep(1.0)
 
-    def _deliver(self, data: str) -> None:
+    def _deliver(self, data: str, player_id: str | None = None) -> None:
+        """A pair notice (from the channel, or found by ``player_id``'s next try)."""
         try:
             notice = json.loads(data)
             if not isinstance(notice, dict) or notice.pop("node", None) != self.node_id:
@@ -243,5 +263,13 @@ class RedisSeekPool:
         except (ValueError, TypeError):
             log.error("a malformed pair notice was ignored")
             return
+        if player_id is not None and paired.player_id != player_id:
+            return
+        self.spawn(self._forget_notice(paired.player_id))
         if self._on_paired is not None:
             self._on_paired(paired)
+
+    async def _forget_notice(self, player_id: str) -> None:
+        with contextlib.suppress(RedisError, SeekError):
+            self.ops += 1
+            await self._redis.delete(self._key("paired", player_id))

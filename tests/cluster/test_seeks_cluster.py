@@ -4,6 +4,8 @@ partner's node), and two real nodes on PostgreSQL + Redis pairing a seeker on ea
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import time
 
 from websockets.asyncio.client import connect
@@ -72,6 +74,18 @@ def test_the_redis_pool_claims_each_seeker_once_and_tells_the_partner_node(
                     break
                 await asyncio.sleep(0.01)
             assert heard == [paired]
+            # a notice the channel lost (b was subscribing again) is found at cy's next try
+            lost = Paired("cy", "TBL67890", "ada", "classic", False)
+            assert a.client is not None
+            text = json.dumps({"node": "nb", **dataclasses.asdict(lost)})
+            await a.client.set("spades:seeks:paired:cy", text)
+            assert await b.candidates(entry("cy", 1510, "nb"), 600) == []
+            assert heard == [paired, lost]
+            for _ in range(200):
+                if not await a.client.exists("spades:seeks:paired:cy"):
+                    break
+                await asyncio.sleep(0.01)
+            assert not await a.client.exists("spades:seeks:paired:cy")  # delivered once
         finally:
             await a.close()
             await b.close()
