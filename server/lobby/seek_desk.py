@@ -244,6 +244,7 @@ class SeekDesk:
         server refused it (the seeker is told why)."""
         store = self.lobby.rooms.store
         writes = store.write_attempts
+        # a rated pair's table is to be made rated once create_table says so (accounts)
         request = m.CreateTable(preset=seeker.entry.preset, private=True)
         try:
             return handlers.open_table(self.lobby, seeker.session, seeker.player, request)
