@@ -146,6 +146,7 @@ class Tally:
         self.offers = 0
         self.failed = 0
         self.errors: list[str] = []
+        self.unpaired_ratings: list[int] = []
 
 
 async def _seeker(url: str, name: str, patience: float, tally: Tally) -> None:
@@ -172,6 +173,7 @@ async def _seeker(url: str, name: str, patience: float, tally: Tally) -> None:
                         return
     except TimeoutError:
         tally.unpaired += 1
+        tally.unpaired_ratings.append(int(name.rsplit("r", 1)[1]))
     except (OSError, InvalidHandshake, ConnectionClosed):
         tally.failed += 1
 
@@ -232,6 +234,7 @@ def run(pg: PgServer, redis_url: str, count: int, args: argparse.Namespace) -> d
         "seekers": args.seekers,
         "paired_seekers": len(waits),
         "unpaired": tally.unpaired,
+        "unpaired_ratings": sorted(tally.unpaired_ratings),
         "failed": tally.failed,
         "error_codes": sorted(set(tally.errors)),
         "bot_offers": tally.offers,
