@@ -118,13 +118,19 @@ class BenchNode:
                 "--log-level", "WARNING",
             ],
             cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            stdout=subprocess.PIPE, stderr=self._log(node_id), text=True,
         )  # fmt: skip
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         if "listening" not in line:
             self.process.kill()
             raise RuntimeError(f"node {node_id} did not start: {line!r}")
+
+    @staticmethod
+    def _log(node_id: str) -> Any:
+        """Where the node's log goes: ``$SPADES_NODE_LOG.NODE`` if set, else nowhere."""
+        folder = os.environ.get("SPADES_NODE_LOG")
+        return open(f"{folder}.{node_id}", "w") if folder else subprocess.DEVNULL
 
     def stop(self) -> None:
         if self.process.poll() is None:

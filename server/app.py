@@ -188,7 +188,10 @@ def _seek_pool(config: ServerConfig, cluster: Any, spawn: Any) -> SeekPool:
         return MemoryPool()
     from server.cluster.redis_seeks import RedisSeekPool
 
-    return RedisSeekPool(config.presence_url, cluster.node_id, spawn)
+    def leased(code: str) -> bool:  # the lease taken (not only being claimed)
+        return cluster.presence is not None and bool(cluster.presence.holds(code))
+
+    return RedisSeekPool(config.presence_url, cluster.node_id, spawn, leased=leased)
 
 
 class RunningServer:

@@ -1,6 +1,6 @@
 """The seek pool of a cluster, in Redis: every node's seekers in one place.
 
-    pool = RedisSeekPool("redis://127.0.0.1:6379/0", node_id, spawn)
+    pool = RedisSeekPool("redis://127.0.0.1:6379/0", node_id, spawn, leased=presence.holds)
     await pool.start()                      # connects, subscribes to the pairs channel
     await pool.add(entry); found = await pool.candidates(entry, 600.0)
     if await pool.claim(entry, found[0]): ...   # atomic: both out, or neither
@@ -20,7 +20,7 @@ A claim is a Lua script that takes both players out only if both entries are sti
 ones the claiming node read, so two nodes never pair one seeker twice. A seek older than
 :data:`MAX_SEEK_SECONDS` (its node died) is ignored and swept. Each node tries only its
 own seekers; the node that makes a pair makes the table. The notice to the partner's
-node goes once the table's lease is in Redis, so the partner's ``join_table`` is
+node goes once this node holds the table's lease, so the partner's ``join_table`` is
 redirected to it at once. Every Redis error is raised as
 :class:`~server.lobby.seeks.SeekError`.
 """
@@ -80,9 +80,11 @@ class RedisSeekPool:
         url: str,
         node_id: str,
         spawn: Callable[[Awaitable[None]], object],
+        leased: Callable[[str], bool] = lambda code: True,
         prefix: str = "spades:",
     ) -> None:
         self.url, self.node_id, self.spawn, self.prefix = url, node_id, spawn, prefix
+        self.leased = leased  # whether this node holds table CODE's lease (the directory's)
         self.client: aioredis.Redis | None = None
         self._claim: Any = None
         self._on_paired: Callable[[Paired], None] | None = None
@@ -104,7 +106,7 @@ class RedisSeekPool:
         """Connect and subscribe to the pairs channel. Raises :class:`SeekError`."""
         options: dict[str, Any] = {"decode_responses": True, "socket_timeout": 5.0}
         pool = aioredis.BlockingConnectionPool.from_url(
-            self.url, max_connections=16, timeout=10.0, **options
+            self.url, max_connections=32, timeout=10.0, **options
         )
         self.client = aioredis.Redis(connection_pool=pool)
         # the subscription waits for messages as long as there are none: no read timeout
@@ -216,19 +218,18 @@ class RedisSeekPool:
     # ---- pairs made for another node's seekers ------------------------------------------
 
     async def tell(self, paired: Paired, node: str) -> None:
-        redis = self._redis
-        lease = self.prefix + f"lease:{paired.table}"
         notice = json.dumps({"node": node, **asdict(paired)})
+        # the lease is this node's to take: wait (here, asking nobody) until it is held, so
+        # the partner's join_table finds the table's node at once
+        deadline = time.monotonic() + LEASE_WAIT_SECONDS
+        while not self.leased(paired.table) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
         try:
-            deadline = time.monotonic() + LEASE_WAIT_SECONDS
-            while time.monotonic() < deadline:
-                self.ops += 1
-                if await redis.exists(lease):
-                    break
-                await asyncio.sleep(0.02)
             self.ops += 2
-            await redis.set(self._key("paired", paired.player_id), notice, ex=NOTICE_SECONDS)
-            await redis.publish(self._key("paired"), notice)
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.set(self._key("paired", paired.player_id), notice, ex=NOTICE_SECONDS)
+                pipe.publish(self._key("paired"), notice)
+                await pipe.execute()
         except RedisError as error:
             raise SeekError(f"cannot tell node {node} of its pair: {error}") from None
 

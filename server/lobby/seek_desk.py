@@ -92,6 +92,7 @@ class SeekDesk:
         self.policy = policy or PairingPolicy()
         self.seekers: dict[str, _Seeker] = {}  # player id -> their seek on this node
         self._busy: set[str] = set()  # seekers being tried now (one try at a time)
+        self._unpooled: set[str] = set()  # seekers here the pool could not take yet
         self.paired = 0  # pairs made on this node
         pool.listen(self._paired_elsewhere)
 
@@ -149,8 +150,10 @@ class SeekDesk:
         try:
             await self.pool.add(entry)
         except SeekError as error:
-            log.error("cannot put a seek in the pool: %s", error)
+            log.error("cannot put a seek in the pool (tried again next round): %s", error)
+            self._unpooled.add(entry.player_id)
             return
+        self._unpooled.discard(entry.player_id)
         await self.attempt(entry.player_id)
 
     async def run(self) -> None:
@@ -165,6 +168,11 @@ class SeekDesk:
     async def round(self) -> None:
         """Try every seeker here once more, and offer the bot to those alone long enough."""
         now = self.clock()
+        for player_id in list(self._unpooled):  # a pool that failed them (Redis busy)
+            seeker = self.seekers.get(player_id)
+            self._unpooled.discard(player_id)
+            if seeker is not None:
+                await self._enter(seeker.entry)
         for player_id, seeker in list(self.seekers.items()):
             if not seeker.offered and now - seeker.entry.since >= BOT_OFFER_SECONDS:
                 self._offer_bot(seeker)
@@ -234,10 +242,14 @@ class SeekDesk:
             self._seat(partner, room, mine.name)
             return
         paired = Paired(other.player_id, room.code, mine.name, mine.preset, mine.rated)
+        # told in its own task: the notice waits for the table's lease, the rounds do not
+        self.spawn(self._tell(paired, other.node))
+
+    async def _tell(self, paired: Paired, node: str) -> None:
         try:
-            await self.pool.tell(paired, other.node)
+            await self.pool.tell(paired, node)
         except SeekError as error:
-            log.error("cannot tell node %s of table %s: %s", other.node, room.code, error)
+            log.error("cannot tell node %s of table %s: %s", node, paired.table, error)
 
     def _open(self, seeker: _Seeker, other: SeekEntry) -> Room | None:
         """The pair's table (the create-table path), ``seeker`` seated; ``None`` if the
@@ -278,6 +290,8 @@ class SeekDesk:
             await self.pool.add(entry)
         except SeekError as error:
             log.error("cannot put a seek back in the pool: %s", error)
+            if entry.player_id in self.seekers:
+                self._unpooled.add(entry.player_id)
 
     def _paired_elsewhere(self, paired: Paired) -> None:
         """Another node made a pair with a seeker here: they join its table by code."""

@@ -13,6 +13,7 @@ from server.lobby.seeks import (
     MemoryPool,
     PairingPolicy,
     SeekEntry,
+    SeekError,
     nearest_bot,
 )
 from tests.server.helpers import Client, run
@@ -273,5 +274,35 @@ def test_a_second_seek_replaces_the_first() -> None:
         bo = await seeker(server, "bo", preset="classic")
         await server.hub.seeks.round()
         assert not any(isinstance(x, m.SeekPaired) for x in await quiet(bo))
+
+    run(test)
+
+
+class FlakyPool(MemoryPool):
+    """A pool that refuses its first ``add`` (Redis too busy to answer in time)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refusals = 1
+
+    async def add(self, entry: SeekEntry) -> None:
+        if self.refusals:
+            self.refusals -= 1
+            raise SeekError("no connection available")
+        await super().add(entry)
+
+
+def test_a_seek_the_pool_refused_is_put_in_again_next_round_and_pairs() -> None:
+    async def test(server: RunningServer) -> None:
+        desk_of(server, Clock())
+        pool = server.hub.seeks.pool = FlakyPool()
+        ada = await seeker(server, "ada")
+        await quiet(ada)
+        assert pool.entries == {} and pool.refusals == 0
+        bo = await seeker(server, "bo")
+        assert not any(isinstance(x, m.SeekPaired) for x in await quiet(bo))
+        await server.hub.seeks.round()
+        paired = await bo.expect(m.SeekPaired)
+        assert paired.opponent == "ada" and server.hub.seeks.seekers == {}
 
     run(test)
