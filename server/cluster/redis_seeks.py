@@ -184,6 +184,23 @@ class RedisSeekPool:
             texts: list[Any] = await redis.hmget(self._key("entry"), ids)
         except RedisError as error:
             raise SeekError(f"cannot read the seeks: {error}") from None
+        return self._parse(ids, texts)
+
+    async def queue(self, pool_key: str) -> list[SeekEntry]:
+        redis = self._redis
+        try:
+            self.ops += 1
+            ids = [str(i) for i in await redis.zrange(self._key("q", pool_key), 0, -1)]
+            if not ids:
+                return []
+            self.ops += 1
+            texts: list[Any] = await redis.hmget(self._key("entry"), ids)
+        except RedisError as error:
+            raise SeekError(f"cannot read the seeks: {error}") from None
+        return self._parse(ids, texts)
+
+    def _parse(self, ids: list[str], texts: list[Any]) -> list[SeekEntry]:
+        """The entries read (a stale or unreadable one is swept instead)."""
         out: list[SeekEntry] = []
         stale: list[str] = []
         oldest = time.time() - MAX_SEEK_SECONDS

@@ -166,17 +166,45 @@ class SeekDesk:
                 log.exception("play now: a pairing round failed")
 
     async def round(self) -> None:
-        """Try every seeker here once more, and offer the bot to those alone long enough."""
+        """Try every seeker here once more, and offer the bot to those alone long enough.
+
+        Each queue is read once per round (not once per seeker): the pairs are chosen
+        from that reading, the oldest seekers first, and each is claimed on its own."""
         now = self.clock()
         for player_id in list(self._unpooled):  # a pool that failed them (Redis busy)
             seeker = self.seekers.get(player_id)
             self._unpooled.discard(player_id)
             if seeker is not None:
                 await self._enter(seeker.entry)
-        for player_id, seeker in list(self.seekers.items()):
+        queues: dict[str, list[_Seeker]] = {}
+        for seeker in list(self.seekers.values()):
             if not seeker.offered and now - seeker.entry.since >= BOT_OFFER_SECONDS:
                 self._offer_bot(seeker)
-            await self.attempt(player_id)
+            queues.setdefault(seeker.entry.pool_key, []).append(seeker)
+        for pool_key, group in queues.items():
+            await self._pair_queue(pool_key, group, now)
+
+    async def _pair_queue(self, pool_key: str, group: list[_Seeker], now: float) -> None:
+        try:
+            entries = await self.pool.queue(pool_key)
+        except SeekError as error:
+            log.error("cannot read the %s seeks: %s", pool_key, error)
+            return
+        present = {entry.player_id: entry for entry in entries}
+        taken: set[str] = set()
+        for seeker in sorted(group, key=lambda s: s.entry.since):
+            entry = seeker.entry
+            if entry.player_id in taken or self.seekers.get(entry.player_id) is not seeker:
+                continue
+            if present.get(entry.player_id) != entry:
+                # out of the pool: paired by another node (its notice is on the way or
+                # was missed, which a try finds), or not in yet
+                await self.attempt(entry.player_id)
+                continue
+            others = [e for e in entries if e.player_id not in taken]
+            match = self.policy.best_match(entry, others, now)
+            if match is not None and await self._claim(seeker, match):
+                taken.update((entry.player_id, match.player_id))
 
     def _offer_bot(self, seeker: _Seeker) -> None:
         entry = seeker.entry
@@ -193,20 +221,28 @@ class SeekDesk:
         seeker = self.seekers.get(player_id)
         if seeker is None or player_id in self._busy:
             return False
-        self._busy.add(player_id)
         try:
-            entry = seeker.entry
-            candidates = await self.pool.candidates(entry, self.policy.most)
-            match = self.policy.best_match(entry, candidates, self.clock())
-            if match is None or self.seekers.get(player_id) is not seeker:
-                return False
-            if not await self.pool.claim(entry, match):
-                return False
+            candidates = await self.pool.candidates(seeker.entry, self.policy.most)
         except SeekError as error:
             log.error("cannot pair player %s: %s", player_id, error)
             return False
+        match = self.policy.best_match(seeker.entry, candidates, self.clock())
+        return match is not None and await self._claim(seeker, match)
+
+    async def _claim(self, seeker: _Seeker, match: SeekEntry) -> bool:
+        """Take ``seeker`` and ``match`` out of the pool and seat them: whether done."""
+        entry = seeker.entry
+        if entry.player_id in self._busy or self.seekers.get(entry.player_id) is not seeker:
+            return False
+        self._busy.add(entry.player_id)
+        try:
+            if not await self.pool.claim(entry, match):
+                return False
+        except SeekError as error:
+            log.error("cannot pair player %s: %s", entry.player_id, error)
+            return False
         finally:
-            self._busy.discard(player_id)
+            self._busy.discard(entry.player_id)
         await self._sit_down(entry, match)
         return True
 

@@ -196,6 +196,10 @@ class SeekPool(Protocol):
         """The other seekers of ``entry``'s queue within ``reach`` of its rating."""
         ...
 
+    async def queue(self, pool_key: str) -> list[SeekEntry]:
+        """Every seeker of one queue (a preset and kind: :attr:`SeekEntry.pool_key`)."""
+        ...
+
     async def claim(self, a: SeekEntry, b: SeekEntry) -> bool:
         """Take both out if both are still in (True), else change nothing (False)."""
         ...
@@ -250,6 +254,9 @@ class MemoryPool:
             if player_id != entry.player_id:
                 out.append(self.entries[player_id])
         return out
+
+    async def queue(self, pool_key: str) -> list[SeekEntry]:
+        return [self.entries[player_id] for _, player_id in self._queues.get(pool_key, [])]
 
     async def claim(self, a: SeekEntry, b: SeekEntry) -> bool:
         if self.entries.get(a.player_id) != a or self.entries.get(b.player_id) != b:
