@@ -96,6 +96,17 @@ from protocol._messages.events import (
     ShuffledEvent,
     TrickWonEvent,
 )
+
+# play now
+from protocol._messages.seeks import (
+    CancelSeek,
+    Seek,
+    SeekBotOffer,
+    SeekCancelled,
+    Seeking,
+    SeekPaired,
+)
+from protocol._messages.seeks import SeekPreset as SeekPreset
 from protocol._messages.server import (
     SERVER_ADAPTER,
     Ack,
@@ -158,6 +169,7 @@ __all__ = [
     "BlindNilAction",
     "BlindNilEvent",
     "BoardEntry",
+    "CancelSeek",
     "CardPlayedEvent",
     "ChangePassword",
     "Chat",
@@ -204,6 +216,11 @@ __all__ = [
     "Rules",
     "ScoreLine",
     "SeatInfo",
+    "Seek",
+    "SeekBotOffer",
+    "SeekCancelled",
+    "SeekPaired",
+    "Seeking",
     "ServerMessage",
     "ShuffledEvent",
     "SignIn",

@@ -26,6 +26,7 @@ from typing import Any
 
 from websockets.asyncio.server import Server, serve
 
+from server.accounts import SeekRatings
 from server.bots import BotRunner
 from server.cluster.directory import Directory, LocalDirectory, cluster_directory_class
 from server.config import ServerConfig
@@ -38,6 +39,8 @@ from server.limits import AddressLimits
 from server.lobby.handlers import LIST_PAGE_SIZE, Lobby
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
+from server.lobby.seek_desk import SeekDesk
+from server.lobby.seeks import MemoryPool, SeekPool
 from server.lobby.turn import UnitOfWork
 from server.net.guard import (
     ACCEPT_BATCH,
@@ -97,15 +100,21 @@ class Hub:
         lobby.listing, lobby.created = directory.listing, directory.created
         services = self.services = Services(config, store, bots, rooms, bans, metrics, now, spawn)
         self.hello = HelloParts(config, store, roster, rooms, bans, metrics, self.now)
-        parts = RouterParts(
-            config, store, metrics, work, roster, lobby, services, self.hello, directory, spawn
-        )
-        self.router = Router(parts)
         accounts = self.accounts = AccountRequests(store, roster, rooms, work, spawn, time.time)
-        self.router.handlers.update(accounts.handlers())  # register, sign_in, profile...
         self.hello.signed_in, lobby.is_account = accounts.hello_token, accounts.is_account
         rooms.game_ended = accounts.rater.ended
         self.ratings = accounts.ratings  # the read-only Ratings lookup (the seek pool's)
+        self.seek_pool = _seek_pool(config, cluster, spawn)
+        seeks = self.seeks = SeekDesk(
+            lobby, self.seek_pool, SeekRatings(accounts.ratings), spawn=spawn,
+            wrote=work.schedule, bot_anchors=SeekRatings.anchors(),
+        )  # fmt: skip
+        parts = RouterParts(
+            config, store, metrics, work, roster, lobby, services, self.hello, directory, spawn,
+            seeks,
+        )  # fmt: skip
+        self.router = Router(parts)
+        self.router.handlers.update(accounts.handlers())  # register, sign_in, profile...
         handle, bye = self.router.handle_data, self.disconnected
         opener = functools.partial(Conn, config=config, hub=work)  # a session per connection
         wire = TransportParts(self.limits, bans, metrics, opener, handle, bye, self.now)
@@ -131,6 +140,7 @@ class Hub:
         return asyncio.get_running_loop().time()
 
     def disconnected(self, conn: Conn) -> None:
+        self.seeks.gone(conn)
         goodbye(self.hello, conn, self.closing)
 
     def _health(self) -> dict[str, Any]:
@@ -164,12 +174,14 @@ class Hub:
     async def prepare(self) -> None:
         """Before :meth:`load`: the directory starts (a cluster node joins)."""
         await self.directory.start()
+        await self.seek_pool.start()
 
     def load(self) -> None:
         """Load every stored table this node runs, and start the directory's work."""
         if self.directory.owns_all_at_start:
             self.rooms.load_all()
         self.directory.run()
+        self.spawn(self.seeks.run())
 
     def close(self) -> None:
         """Flush, end every task and timer, stop the bots, close the store."""
@@ -183,7 +195,20 @@ class Hub:
 
     async def closed(self) -> None:
         """After :meth:`close`: the directory gives up what this node holds."""
+        await self.seek_pool.close()
         await self.directory.close()
+
+
+def _seek_pool(config: ServerConfig, cluster: Any, spawn: Any) -> SeekPool:
+    """Play now's pool: in Redis for a cluster node (redis-py imported then), else memory."""
+    if cluster is None:
+        return MemoryPool()
+    from server.cluster.redis_seeks import RedisSeekPool
+
+    def leased(code: str) -> bool:  # the lease taken (not only being claimed)
+        return cluster.presence is not None and bool(cluster.presence.holds(code))
+
+    return RedisSeekPool(config.presence_url, cluster.node_id, spawn, leased=leased)
 
 
 class RunningServer:

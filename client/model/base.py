@@ -38,6 +38,7 @@ from client.model.chat import Chat
 from client.model.connection import Link, Status
 from client.model.form import CreateForm
 from client.model.lobby import Lobby
+from client.model.seek import PlayNow
 from client.model.selection import Selection, hand_order
 from client.model.settings import Settings
 from client.model.table import Table
@@ -76,6 +77,7 @@ class Overlay(enum.StrEnum):
     ACCOUNT = "account"  # sign in or register (client/screens/account.py)
     PROFILE = "profile"  # an account's profile (client/screens/profile.py)
     BOARD = "board"  # a preset's leaderboard (client/screens/profile.py)
+    PLAY_NOW = "play_now"  # seek an opponent (client.screens.playnow)
 
 
 @dataclass
@@ -121,6 +123,7 @@ class ModelBase:
         self.link = Link(token)
         self.lobby = Lobby()
         self.account = AccountPart()
+        self.play_now = PlayNow()
         self.game = Table()
         self.chat = Chat()
         self.selection = Selection()

@@ -108,6 +108,16 @@ class Model(ModelBase):
             self.screen = Screen.LOBBY
             self.send(m.ListTables())
 
+    # play now: the seek's answers (client.model.seek folds them)
+    def _on_seek(self, message: m.ServerMessage) -> None:
+        request = self.play_now.fold(message)
+        if request is not None:
+            self.send(request)
+        if isinstance(message, m.SeekPaired) and self.overlay is Overlay.PLAY_NOW:
+            self.overlay = None
+
+    _on_seeking = _on_seek_bot_offer = _on_seek_paired = _on_seek_cancelled = _on_seek
+
     def _on_table_list(self, message: m.TableList) -> None:
         self.lobby.listed(message.tables)
         if self.screen is Screen.CONNECTING:
@@ -267,6 +277,7 @@ class Model(ModelBase):
         self.game.acked(message.seq)
 
     def _on_error(self, message: m.ErrorMessage) -> None:
+        self.play_now.fold(message)  # a refused seek is shown in its window
         if message.code == "bad_token":
             # the server forgot us (it keeps no session that never sat down, e.g. a
             # spectator's, across a restart): start a new one; nothing for the player to do

@@ -35,7 +35,7 @@ def lobby_lines(model: Model) -> list[Line]:
     )
     return [
         [("", "  " + _("{name}: {ratings}").format(name=account.signed_in, ratings=ratings))],
-        [("class:dim", "  " + _("p profile · b leaderboard"))],
+        [("class:dim", "  " + _("m my profile · b leaderboard"))],
     ]
 
 

@@ -4,7 +4,9 @@ where a table code is typed to join (j) or watch (v) a table not listed."""
 from __future__ import annotations
 
 from client.draw import MAIN_WIDTH, Dims, Line, pad
+from client.i18n import _
 from client.model.core import Model, Overlay
+from client.screens import playnow
 from client.screens.account import lobby_lines
 from client.screens.account import open_window as open_account
 from client.screens.profile import open_board, open_profile
@@ -14,15 +16,17 @@ from protocol import messages as m
 __all__ = ["code_keys", "code_lines", "code_title", "keys", "main", "prompt"]
 
 
-ACCOUNT_KEYS = {"a": open_account, "p": open_profile, "b": open_board}
+ACCOUNT_KEYS = {"a": open_account, "m": open_profile, "b": open_board}
 
 
 def prompt(model: Model) -> str:
-    return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
+    rest = "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
+    return _("p play now") + " · " + rest
 
 
 def main(model: Model, size: Dims) -> list[Line]:
-    lines: list[Line] = [[("class:head", "  Open tables")], []]
+    play_now = [("class:turn", "  " + _("Play now: press p to find an opponent"))]
+    lines: list[Line] = [play_now, [], [("class:head", "  Open tables")], []]
     if not model.lobby.tables:
         lines.append([("class:dim", "  No open tables yet. Press c to create one")])
         lines.append([("class:dim", "  (with the bot, or wait for a friend).")])
@@ -39,7 +43,7 @@ def main(model: Model, size: Dims) -> list[Line]:
         )
         style = "class:overlay.sel" if index == model.lobby.row else ""
         lines.append([(style, pad(text, MAIN_WIDTH))])
-    lines.extend([[], *lobby_lines(model)])  # the account: a sign in, p profile, b leaderboard
+    lines.extend([[], *lobby_lines(model)])  # the account: a sign in, m my profile, b leaderboard
     return lines
 
 
@@ -48,6 +52,8 @@ def keys(model: Model, key: str) -> bool:
     chosen = lobby.chosen()
     if key == "q":
         model.request_quit()
+    elif key == "p":
+        playnow.open_window(model)
     elif key in ("up", "down"):
         lobby.move(-1 if key == "up" else 1)
     elif key in ("enter", "w") and chosen is not None:
@@ -64,7 +70,7 @@ def keys(model: Model, key: str) -> bool:
         model.open(Overlay.JOIN if key == "j" else Overlay.WATCH)
     elif key == "r":
         model.send(m.ListTables())
-    elif key in ACCOUNT_KEYS:  # a account, p profile, b leaderboard (client/screens/profile.py)
+    elif key in ACCOUNT_KEYS:  # a account, m my profile, b leaderboard (client/screens/profile.py)
         ACCOUNT_KEYS[key](model)
     else:
         return False

@@ -15,6 +15,7 @@ import { askForReplay, onRecord } from "./replay/open.js";
 import { onAnalysis, onAnalysisError } from "./replay/analysis.js";
 import { receiveChat } from "./screens/chat.js";
 import { turnChime } from "./sound.js";
+import { seekMessage } from "./screens/playnow.js";
 import {
   NAME_KEY,
   addLog,
@@ -111,6 +112,7 @@ function forgetGame(code) {
 
 function handle(message) {
   if (receiveAccount(message)) return; // screens/account.js
+  if (seekMessage(message)) return; // play now's messages (screens/playnow.js)
   switch (message.type) {
     case "welcome":
       return onWelcome(message);

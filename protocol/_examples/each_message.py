@@ -21,6 +21,7 @@ from protocol._examples.game import (
     EXAMPLE_TOKEN,
     example_game,
 )
+from protocol._examples.seeks import seek_client_examples, seek_server_examples
 from protocol.convert import (
     event_messages,
     hand_result_message,
@@ -129,6 +130,7 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
         m.Ping(nonce=42, id=12),
         m.GetAnalysis(record_id=EXAMPLE_RECORD_ID, seat=0, level="normal", id=14),
         *account_client_examples(),
+        *seek_client_examples(),
     )
 
 
@@ -222,4 +224,5 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
         ),
         m.Redirect(url="ws://node2.example:8765/", table=EXAMPLE_TABLE, request="join_table", id=3),
         *account_server_examples(),
+        *seek_server_examples(),
     )

@@ -29,6 +29,7 @@ from protocol._messages.common import (
     Seat,
     TableCode,
 )
+from protocol._messages.seeks import CancelSeek, Seek
 from protocol._messages.structures import ActionMessage
 
 __all__ = [
@@ -305,7 +306,10 @@ ClientMessage = Annotated[
     | SignOutEverywhere
     | DeleteAccount
     | GetProfile
-    | GetLeaderboard,
+    | GetLeaderboard
+    # play now (protocol._messages.seeks)
+    | Seek
+    | CancelSeek,
     Field(discriminator="type"),
 ]
 

@@ -46,6 +46,8 @@ ErrorCode = Literal[
     "bad_password",
     "not_signed_in",
     "unknown_account",
+    # play now
+    "rated_needs_account",
 ]
 ERROR_CODES: Final[tuple[str, ...]] = ErrorCode.__args__  # type: ignore[attr-defined]
 
@@ -111,6 +113,9 @@ ERROR_CODE_MEANINGS: Final[dict[str, str]] = {
     "not_signed_in": "The request needs an account (`change_password`, `sign_out_everywhere`, "
     "`delete_account`, a rated `create_table`), or `sign_in` came while seated as a guest.",
     "unknown_account": "`get_profile`: no account has this name.",
+    # play now
+    "rated_needs_account": "A rated `seek` came from a guest: rated games are between two "
+    "signed-in players. Seek a casual game, or sign in first.",
 }
 """What each error code means, for people: the same keys as :data:`ERROR_CODES`.
 

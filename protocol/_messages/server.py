@@ -24,6 +24,7 @@ from protocol._messages.common import (
 )
 from protocol._messages.error_codes import ErrorCode
 from protocol._messages.events import EventMessage
+from protocol._messages.seeks import SeekBotOffer, SeekCancelled, Seeking, SeekPaired
 from protocol._messages.structures import (
     ActionMessage,
     HandResult,
@@ -324,7 +325,12 @@ ServerMessage = Annotated[
     | SignedIn
     | AccountDone
     | Profile
-    | Leaderboard,
+    | Leaderboard
+    # play now (protocol._messages.seeks)
+    | Seeking
+    | SeekBotOffer
+    | SeekPaired
+    | SeekCancelled,
     Field(discriminator="type"),
 ]
 

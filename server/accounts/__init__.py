@@ -13,6 +13,6 @@ from __future__ import annotations
 
 from server.accounts.anchors import BOT_ANCHORS
 from server.accounts.glicko2 import DEFAULT, Rating
-from server.accounts.ratings import MemoryRatings, Ratings
+from server.accounts.ratings import MemoryRatings, Ratings, SeekRatings
 
-__all__ = ["BOT_ANCHORS", "DEFAULT", "MemoryRatings", "Rating", "Ratings"]
+__all__ = ["BOT_ANCHORS", "DEFAULT", "MemoryRatings", "Rating", "Ratings", "SeekRatings"]

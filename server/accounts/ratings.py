@@ -11,12 +11,13 @@ for tests and for callers without a store.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 from server.accounts.anchors import BOT_ANCHORS
 from server.accounts.glicko2 import DEFAULT, Rating
 
-__all__ = ["BOT_ANCHORS", "MemoryRatings", "Rating", "Ratings"]
+__all__ = ["BOT_ANCHORS", "MemoryRatings", "Rating", "Ratings", "SeekRatings"]
 
 
 class Ratings(Protocol):
@@ -44,3 +45,25 @@ class MemoryRatings:
         if player_id not in self._accounts:
             return None
         return self._ratings.get((player_id, preset), DEFAULT)
+
+
+class SeekRatings:
+    """The accounts' ratings as play now reads them: a number, or None for a guest.
+
+    ``SeekDesk(lobby, pool, SeekRatings(ratings), bot_anchors=SeekRatings.anchors())``.
+    Raises what ``ratings.rating_of`` raises (``StoreError``)."""
+
+    def __init__(self, ratings: Ratings) -> None:
+        self._ratings = ratings
+
+    def rating_of(self, player_id: str, preset: str) -> float | None:
+        rating = self._ratings.rating_of(player_id, preset)
+        return None if rating is None else rating.rating
+
+    @staticmethod
+    def anchors() -> Mapping[str, Mapping[str, float]]:
+        """The bots' fixed ratings (preset -> level -> rating), as play now offers them."""
+        return {
+            preset: {level: anchor.rating for level, anchor in levels.items()}
+            for preset, levels in BOT_ANCHORS.items()
+        }

@@ -43,6 +43,7 @@ from server.lobby import handlers
 from server.lobby.handlers import Lobby
 from server.lobby.players import Player, Players
 from server.lobby.registry import Elsewhere
+from server.lobby.seek_desk import SeekDesk
 from server.lobby.turn import UnitOfWork
 from server.logs import event
 from server.store import Storage, StoreError
@@ -151,6 +152,7 @@ class RouterParts:
     hello: hello.HelloParts
     routing: Routing
     spawn: Callable[[Awaitable[None]], object]
+    seeks: SeekDesk  # play now
 
 
 class Router:
@@ -177,6 +179,9 @@ class Router:
             m.GetAnalysis: services.get_analysis,
             m.Entropy: on(handlers.entropy),
             m.Ping: services.ping,
+            # play now
+            m.Seek: parts.seeks.seek,
+            m.CancelSeek: parts.seeks.cancel,
         }
         self._hello_waiting: set[Session] = set()
         # every connection of one address spends from one budget too: 250 connections

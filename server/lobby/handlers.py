@@ -46,6 +46,7 @@ __all__ = [
     "join_table",
     "leave",
     "list_tables",
+    "open_table",
     "rematch",
     "watch_table",
 ]
@@ -115,6 +116,12 @@ def list_tables(lobby: Lobby, session: Link, player: Player, message: m.ListTabl
 
 
 def create_table(lobby: Lobby, session: Link, player: Player, message: m.CreateTable) -> None:
+    open_table(lobby, session, player, message)
+
+
+def open_table(lobby: Lobby, session: Link, player: Player, message: m.CreateTable) -> Room:
+    """``create_table``'s work, returning the new room (play now seats its pair there).
+    Raises :class:`~server.errors.RequestError` before anything changed."""
     config, rooms = lobby.config, lobby.rooms
     if len(rooms) >= config.max_tables:  # finished tables hold memory too
         raise RequestError("server_full", "the server has as many tables as it can hold")
@@ -168,6 +175,7 @@ def create_table(lobby: Lobby, session: Link, player: Player, message: m.CreateT
     session.send(created)
     if not table.empty_seats():
         room.start_game()
+    return room
 
 
 def join_table(

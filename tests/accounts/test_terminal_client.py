@@ -63,7 +63,7 @@ def test_register_play_rated_and_see_the_profile_and_the_leaderboard() -> None:
                 await until(lambda: model.view is not None and model.view.version > 3, [model])
                 model.send(m.Leave(code=code))
                 await until(lambda: model.screen is Screen.LOBBY, [])
-                model.press("p")
+                model.press("m")
                 await until(lambda: model.account.profile is not None, [])
                 screen = render_screen_text(model)
                 assert "Profile of zoe" in screen

@@ -76,8 +76,8 @@ def test_register_play_rated_and_see_the_profile_in_tmux(tmp_path: Path) -> None
         terminal.keys("x")
         _wait(terminal, lambda s: "Leave the table?" in s, "the question")
         terminal.keys("y")
-        _wait(terminal, lambda s: "a sign in or register" not in s and "p profile" in s, "lobby")
-        terminal.keys("p")
+        _wait(terminal, lambda s: "a sign in or register" not in s and "m my profile" in s, "lobby")
+        terminal.keys("m")
         screen = _wait(terminal, lambda s: "Profile of zoe" in s and "rated" in s, "the profile")
         assert "lost" in screen and "bot (normal)" in screen
         assert re.search(r"classic\s+1[0-4]\d\d\?", screen), screen

@@ -4,8 +4,10 @@
 import { refreshLobby } from "../actions.js";
 import { t } from "../i18n.js";
 import { $, escapeHtml, state } from "../store.js";
+import * as playNow from "./playnow.js";
 
 export function renderLobby() {
+  playNow.renderPlayNow(); // play now comes first in the lobby
   const rows = state.tables.map((t) => {
     const seats = t.seats.map((s) => (s.kind === "empty" ? "<em>free</em>" : escapeHtml(s.name || s.kind))).join(" vs ");
     const free = t.seats.some((s) => s.kind === "empty");
@@ -25,6 +27,7 @@ function typedCode() {
 
 export function click(target) {
   const d = target.dataset;
+  if (playNow.click(target)) return true;
   if (d.join) state.conn.send({ type: "join_table", code: d.join });
   else if (d.watch) state.conn.send({ type: "watch_table", code: d.watch });
   else if (target.id === "refresh") refreshLobby();
