@@ -116,6 +116,8 @@ def desk_of(server: RunningServer, clock: Clock, ratings: Ratings | None = None)
     desk.clock = clock
     if ratings is not None:
         desk.ratings = ratings
+        # the injected ratings stand for accounts: a rated table is theirs to create
+        desk.lobby.is_account = lambda player_id: ratings.rating_of(player_id, "") is not None
     return desk
 
 
@@ -196,7 +198,7 @@ def test_after_twenty_seconds_alone_the_nearest_bot_is_offered_once() -> None:
         await server.hub.seeks.round()
         offer = await ada.expect(m.SeekBotOffer)
         assert offer.level == "hard" and offer.preset == "five-hundred"
-        assert offer.rating == DEFAULT_BOT_ANCHORS["five-hundred"]["hard"]
+        assert offer.rating == server.hub.seeks.bot_anchors["five-hundred"]["hard"]
         clock.now += 30
         await server.hub.seeks.round()
         assert not any(isinstance(x, m.SeekBotOffer) for x in await quiet(ada))
