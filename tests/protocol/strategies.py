@@ -65,8 +65,9 @@ def from_schema(
         return st.booleans()
     if kind == "integer":
         return _integers(schema)
-    if kind == "number":
-        return st.floats(allow_nan=False, allow_infinity=False, width=64)
+    if kind == "number":  # within the schema's bounds, as a valid message's number is
+        low, high = schema.get("minimum"), schema.get("maximum")
+        return st.floats(low, high, allow_nan=False, allow_infinity=False, width=64)
     if kind == "string":
         return _strings(schema)
     if kind == "array":
