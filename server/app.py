@@ -43,6 +43,7 @@ from server.net.http import http_responder
 from server.net.tls import tls_context
 from server.net.transport import Transport, TransportParts
 from server.net.web import select_subprotocol
+from server.ops.looplag import LoopLag
 from server.ops.metrics import Metrics
 from server.ops.moderation import Moderation, moderation_path
 from server.ops.serving import OpsEndpoints
@@ -235,6 +236,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
     hub.spawn(watch_stalled(lambda: server.handlers.keys(), config))
     hub.spawn(hub.upkeep.reap_abandoned())
     hub.spawn(hub.upkeep.keep_tidy())
+    hub.spawn(LoopLag(hub.metrics.loop_lagged, gc_observe=hub.metrics.gc_paused).run())
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")
