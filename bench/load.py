@@ -556,7 +556,14 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                     spy = subprocess.Popen(
                         [
                             *("py-spy", "record", "-p", str(server.pid), "-o", args.py_spy),
-                            *("-f", "raw", "-r", "200", "-d", str(int(args.duration))),
+                            # a .json file: speedscope (samples in time order, to find
+                            # stalls); any other name: raw collapsed stacks
+                            *(
+                                ("-f", "speedscope", "--idle")
+                                if args.py_spy.endswith(".json")
+                                else ("-f", "raw")
+                            ),
+                            *("-r", "200", "-d", str(int(args.duration))),
                         ],
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
@@ -709,7 +716,10 @@ def main() -> None:
         "--setup", type=float, default=0.0, help="seconds to connect before measuring (0: auto)"
     )
     parser.add_argument(
-        "--py-spy", default="", help="record the server with py-spy (raw stacks) into this file"
+        "--py-spy",
+        default="",
+        help="record the server with py-spy into this file (FILE.json: speedscope, in time "
+        "order; other names: raw collapsed stacks)",
     )
     parser.add_argument(
         "--server-args",

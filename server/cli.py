@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import ipaddress
 import logging
 import signal
@@ -345,13 +344,12 @@ def browser_address(config: ServerConfig, host: str, port: int) -> str:
 
 async def _serve(config: ServerConfig) -> None:
     from server.app import start_server
+    from server.ops.looplag import settle_gc
 
     running = await start_server(config)
     # the long-lived objects (modules, loaded tables) leave the collector's view, and full
     # collections get rarer: with thousands of connections a full pass stalls the loop
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 50)
+    settle_gc()
     print(f"spades server listening on {running.url}", flush=True)
     address = browser_address(config, running.host, running.port)
     print(f"play in a browser: {address} (nothing to install)", flush=True)
