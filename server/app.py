@@ -160,7 +160,7 @@ class Hub:
     def close(self) -> None:
         """Flush, end every task and timer, stop the bots, close the store."""
         self.closing = True
-        self.work.flush()
+        self.work.close()
         self.background.cancel()
         self.rooms.dispose_all()
         self.services.cancel()

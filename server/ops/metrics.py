@@ -3,8 +3,9 @@
     metrics = Metrics(hub)                 # hub: anything shaped like MetricsSource
     metrics.request_started()              # a frame came in (its receive time)
     metrics.action("human")                # an action entered a game (latency tracked)
-    metrics.committed(seconds)             # the store committed (after a flush's commit)
-    metrics.sent()                         # that turn's frames were written
+    received = metrics.turn_ended()        # the receive times of the turn's human actions
+    metrics.committed(seconds, received)   # the store committed them (in seconds)
+    metrics.sent(received)                 # their frames were written
     metrics.loop_lagged(seconds)           # a loop-lag probe (server.ops.looplag)
     text = metrics.render()                # the Prometheus text format, bytes
 
@@ -196,7 +197,6 @@ class Metrics:
         self._to_send = self.action_latency.labels("send")
         self._received = 0.0
         self._pending: list[float] = []  # receive times of this turn's human actions
-        self._committed: list[float] = []  # committed, not yet written
 
     # ---- hooks ----------------------------------------------------------------------
 
@@ -215,29 +215,30 @@ class Metrics:
         if from_request:
             self._pending.append(self._received)
 
-    def committed(self, seconds: float) -> None:
-        """The store committed in ``seconds``: this turn's actions are stored."""
+    def turn_ended(self) -> list[float]:
+        """The receive times of the human actions of the turn that ends (its commit starts
+        now; a turn that begins meanwhile gathers its own)."""
+        received, self._pending = self._pending, []
+        return received
+
+    def committed(self, seconds: float, received: list[float]) -> None:
+        """The store committed in ``seconds`` the actions received at ``received``."""
         self.store_commit.observe(seconds)
         now = time.perf_counter()
         stage = self._to_commit
-        for received in self._pending:
-            stage.observe(now - received)
-        self._committed.extend(self._pending)
-        self._pending = []
+        for started in received:
+            stage.observe(now - started)
 
     def commit_failed(self) -> None:
-        """Nothing of this turn was stored (its requests were refused)."""
+        """Nothing of the turns being committed was stored (their requests were refused)."""
         self._pending = []
 
-    def sent(self) -> None:
-        """Every connection's frames of this turn were written."""
-        if not self._committed:
-            return
+    def sent(self, received: list[float]) -> None:
+        """The frames of the actions received at ``received`` were written."""
         now = time.perf_counter()
         stage = self._to_send
-        for received in self._committed:
-            stage.observe(now - received)
-        self._committed = []
+        for started in received:
+            stage.observe(now - started)
 
     def loop_lagged(self, seconds: float) -> None:
         """A loop-lag probe woke ``seconds`` late (see :mod:`server.ops.looplag`)."""
