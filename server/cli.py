@@ -233,6 +233,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
     add(
+        "--event-loop",
+        choices=("auto", "asyncio", "uvloop"),
+        default="auto",
+        help="the event loop: uvloop when installed (auto, the default), or asyncio's own",
+    )
+    add(
         "--log-format",
         choices=("human", "json"),
         default="human",
@@ -370,11 +376,12 @@ async def _serve(config: ServerConfig) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or Ctrl-C; returns the exit status."""
     from server.logs import configure_logging
+    from server.ops.eventloop import run as run_loop
 
     configure_logging(args.log_format, args.log_level)
     config = config_from_args(args)
     try:
-        asyncio.run(_serve(config))
+        run_loop(_serve(config), getattr(args, "event_loop", "auto"))
     except ServerError as error:  # the store cannot be opened: already one clear line
         print(f"spades server: {error}", file=sys.stderr)
         return 1
