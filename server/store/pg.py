@@ -44,6 +44,7 @@ from server.store.base import (
     TableRow,
     token_hash,
 )
+from server.store.order import BatchOrder
 from server.store.pg_link import display as _display
 from server.store.pg_link import notice_close as _notice_close
 from server.store.pg_link import reason as _reason
@@ -54,11 +55,14 @@ __all__ = ["SCHEMA_VERSION", "PgStore"]
 
 
 class PgStore:
-    """All persistent state in one PostgreSQL database. Use it from one thread.
+    """All persistent state in one PostgreSQL database. Use it from one thread (a detached
+    batch may run in another: see :mod:`server.store.base`).
 
     ``PgStore(dsn)`` raises :class:`StoreError` (one line: the address without its password
     and what is wrong) when the database cannot be reached, written or understood.
     """
+
+    threaded_commits = True  # a commit waits for the server: worth a worker thread
 
     def __init__(
         self,
@@ -85,6 +89,7 @@ class PgStore:
         self._claims: psycopg.Connection[Any] | None = None
         # the hub connection is used by the loop's thread and by the commit worker's
         self._lock = threading.RLock()
+        self._order = BatchOrder()  # detached batches run in order, before the loop's reads
         try:
             self._db = self._connect()
         except psycopg.Error as error:
@@ -174,6 +179,7 @@ class PgStore:
         """
         if self._open:
             self._send_held()
+        self._order.wait_all()
         for attempt in (1, 2):
             try:
                 with self._lock:
@@ -210,16 +216,13 @@ class PgStore:
     def _begin(self) -> None:
         """Open a transaction here (sent with the first statement that needs it)."""
         if not self._open:
-            self._open = True
-            self._begun = False
+            self._open, self._begun = True, False
             if not self.autocommit and self.on_begin is not None:
                 self.on_begin()
 
     def _send_held(self) -> None:
         """Send the writes held so far (with BEGIN when not sent yet) without committing.
-
-        Raises :class:`StoreError` (the transaction is lost) when one fails.
-        """
+        Raises :class:`StoreError` (the transaction is lost) when one fails."""
         if self._lost is not None:
             raise StoreError(self._lost)
         if not self._held and self._begun:
@@ -229,6 +232,7 @@ class PgStore:
             statements.append(("BEGIN", None))
         statements.extend(self._held)
         self._held = []
+        self._order.wait_all()
         try:
             with self._lock:
                 if not self._begun:
@@ -238,10 +242,6 @@ class PgStore:
         except psycopg.Error as error:
             self._lost = f"write failed and the transaction was rolled back: {_reason(error)}"
             raise StoreError(self._lost) from error
-
-    @property
-    def threaded_commits(self) -> bool:
-        return True
 
     def commit(self) -> None:
         """Commit the writes made since the last commit (``autocommit=False``), here.
@@ -274,7 +274,7 @@ class PgStore:
             generations = [self.claimed[code] for code in codes]
             statements.append(("SELECT spades_check_fences(%s, %s)", (codes, generations)))
         statements.append(("COMMIT", None))
-        batch = _Batch(self, statements, self._begun)
+        batch = _Batch(self, statements, self._begun, self._order.ticket())
         self._open, self._begun, self._held = False, False, []
         self._table_writes.clear()
         return batch
@@ -471,13 +471,17 @@ class _Batch:
     statements from BEGIN (unless sent already) to COMMIT, sent in one pipeline."""
 
     def __init__(
-        self, store: PgStore, statements: list[tuple[str, tuple[Any, ...] | None]], begun: bool
+        self,
+        store: PgStore,
+        statements: list[tuple[str, tuple[Any, ...] | None]],
+        begun: bool,
+        ticket: int,
     ) -> None:
-        self.store, self.statements, self.begun = store, statements, begun
+        self.store, self.statements, self.begun, self.ticket = store, statements, begun, ticket
 
     def run(self) -> None:
         store = self.store
-        with store._lock:
+        with store._order.turn(self.ticket), store._lock:
             try:
                 if not self.begun:
                     store._usable()  # nothing sent yet: a lost connection may be replaced

@@ -35,6 +35,7 @@ from server.store.base import (
     TableRow,
     token_hash,
 )
+from server.store.order import BatchOrder
 from server.store.policy import Reclaimed, RetentionPolicy
 from server.store.sqlite_schema import SCHEMA as _SCHEMA
 from server.store.sqlite_schema import SCHEMA_VERSION
@@ -67,6 +68,7 @@ class Store:
         self._begun = False  # BEGIN of the open transaction executed
         # the connection is used by the loop's thread and by the commit worker's
         self._lock = threading.RLock()
+        self._order = BatchOrder()  # detached batches run in order, before the loop's reads
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
         self.wal_limit_bytes = wal_limit_bytes
@@ -177,7 +179,8 @@ class Store:
         if not self._open:
             return None
         codes = sorted(code for code in self._table_writes if code in self.claimed)
-        batch = _Batch(self, self._held, self._begun, {c: self.claimed[c] for c in codes})
+        claimed = {c: self.claimed[c] for c in codes}
+        batch = _Batch(self, self._held, self._begun, claimed, self._order.ticket())
         batch.claims_before = dict(self._claims_before)
         self._open, self._begun, self._held = False, False, []
         self._claims_before.clear()
@@ -235,6 +238,7 @@ class Store:
         if self._lost is not None:
             raise StoreError(self._lost)
         held, self._held = self._held, []
+        self._order.wait_all()
         with self._lock:
             try:
                 if not self._begun:
@@ -424,6 +428,7 @@ class Store:
         executed first). Waits while a batch is being committed by another thread."""
         if self._open and (self._held or not self._begun):
             self._send_held()
+        self._order.wait_all()
         with self._lock:
             return self._db.execute(sql, params).fetchall()
 
@@ -437,14 +442,16 @@ class _Batch:
         held: list[tuple[str, tuple[Any, ...]]],
         begun: bool,
         claimed: dict[str, int],
+        ticket: int,
     ) -> None:
         self.store, self.held, self.begun, self.claimed = store, held, begun, claimed
+        self.ticket = ticket
         self.claims_before: dict[str, int | None] = {}
 
     def run(self) -> None:
         store = self.store
         db = store._db
-        with store._lock:
+        with store._order.turn(self.ticket), store._lock:
             try:
                 if not self.begun:
                     db.execute("BEGIN")
