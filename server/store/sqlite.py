@@ -256,12 +256,13 @@ class Store:
         self._stop.set()
         if self._checkpointer is not None:
             self._checkpointer.join(5)
-        with self._lock:
-            try:
-                self.commit()
+        try:
+            self.commit()  # (after any batch detached before: it takes the lock itself)
+            with self._lock:
                 if self.path != ":memory:":
                     self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
+        finally:
+            with self._lock:
                 self._db.close()
 
     def _write(self, sql: str, params: tuple[Any, ...], table: str | None = None) -> None:
