@@ -235,8 +235,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add(
         "--event-loop",
         choices=("auto", "asyncio", "uvloop"),
-        default="auto",
-        help="the event loop: uvloop when installed (auto, the default), or asyncio's own",
+        default="asyncio",
+        help="the event loop: asyncio's own (default), uvloop, or auto (uvloop if installed)",
     )
     add(
         "--log-format",
@@ -381,7 +381,7 @@ def run_serve(args: argparse.Namespace) -> int:
     configure_logging(args.log_format, args.log_level)
     config = config_from_args(args)
     try:
-        run_loop(_serve(config), getattr(args, "event_loop", "auto"))
+        run_loop(_serve(config), getattr(args, "event_loop", "asyncio"))
     except ServerError as error:  # the store cannot be opened: already one clear line
         print(f"spades server: {error}", file=sys.stderr)
         return 1
