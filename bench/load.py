@@ -21,7 +21,10 @@ of our p50/p99 to the echo's are printed. ``--idle`` connections that only said 
 the resident memory per idle connection. ``--py-spy FILE`` records the server's stacks.
 Every loop is bounded by ``--duration``; all traffic stays on 127.0.0.1. Prints one JSON
 object on its last line: ``ours``/``echo`` latencies in ms, ``actions_per_s`` in the
-window, ``errors`` (with ``error_codes``), ``server_cpu_percent`` (of one core) and
+window, ``errors`` (with ``error_codes``), ``loop_lag`` (the server's
+:mod:`server.ops.looplag` histogram in the window: probes, mean, bucket bounds of p50/p99/p99.9
+in ms, probes over 5 and 20 ms), ``gc`` (collections in the window by generation: count,
+total and mean ms), ``server_cpu_percent`` (of one core) and
 ``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``.
 ``--metrics FILE`` serves the server's ``/metrics`` (``--metrics-port``), saves the page
 in FILE half a second before the window ends (every client still connected) and adds its
@@ -435,11 +438,13 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def scrape_metrics(port: int, path: str) -> dict[str, float]:
-    """Save the server's /metrics page in ``path``; its spades_* counters, summed by name."""
+def metrics_page(port: int) -> str:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
-        text = response.read().decode()
-    Path(path).write_text(text, encoding="utf-8")
+        return str(response.read().decode())
+
+
+def counters(text: str) -> dict[str, float]:
+    """The spades_* counters of a /metrics page, summed by name."""
     totals: dict[str, float] = {}
     for line in text.splitlines():
         if line.startswith("spades_") and ("_total" in line or "_count" in line):
@@ -450,8 +455,68 @@ def scrape_metrics(port: int, path: str) -> dict[str, float]:
     return totals
 
 
+def _lag_buckets(text: str) -> tuple[list[tuple[float, float]], float]:
+    """The loop-lag histogram of a page: (upper bound, cumulative count) and the sum."""
+    buckets, total = [], 0.0
+    for line in text.splitlines():
+        if line.startswith("spades_loop_lag_seconds_bucket"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            buckets.append((float(bound), float(line.rsplit(" ", 1)[1])))
+        elif line.startswith("spades_loop_lag_seconds_sum"):
+            total = float(line.rsplit(" ", 1)[1])
+    return buckets, total
+
+
+def loop_lag(before: str, after: str) -> dict[str, float]:
+    """The server's loop lag in the window (two pages of /metrics): probes, mean, and the
+    bucket bound under which 50/99/99.9% of the probes fell (ms; inf past the last)."""
+    first, sum_first = _lag_buckets(before)
+    last, sum_last = _lag_buckets(after)
+    if not last:
+        return {}
+    start = dict(first)
+    counts = [(bound, count - start.get(bound, 0.0)) for bound, count in last]
+    probes = counts[-1][1]
+    figures = {
+        "probes": probes,
+        "mean_ms": round(1000 * (sum_last - sum_first) / max(1, probes), 3),
+    }
+    for name, fraction in (("p50_ms", 0.5), ("p99_ms", 0.99), ("p999_ms", 0.999)):
+        bound = next((b for b, c in counts if c >= fraction * probes), float("inf"))
+        figures[name] = round(1000 * bound, 3)
+    over = {b: probes - c for b, c in counts}
+    figures["over_5ms"] = over.get(0.005, 0.0)
+    figures["over_20ms"] = over.get(0.02, 0.0)
+    return figures
+
+
+def gc_pauses(before: str, after: str) -> dict[str, dict[str, float]]:
+    """Collections in the window by generation: how many, and their total and mean ms."""
+
+    def read(text: str) -> dict[str, float]:
+        out = {}
+        for line in text.splitlines():
+            if line.startswith(("spades_gc_pause_seconds_count", "spades_gc_pause_seconds_sum")):
+                generation = line.split('generation="', 1)[1].split('"', 1)[0]
+                kind = "count" if "_count" in line else "sum"
+                out[f"{kind}{generation}"] = float(line.rsplit(" ", 1)[1])
+        return out
+
+    first, last = read(before), read(after)
+    figures = {}
+    for generation in "012":
+        count = last.get(f"count{generation}", 0.0) - first.get(f"count{generation}", 0.0)
+        total = last.get(f"sum{generation}", 0.0) - first.get(f"sum{generation}", 0.0)
+        figures[f"gen{generation}"] = {
+            "count": count,
+            "total_ms": round(1000 * total, 1),
+            "mean_ms": round(1000 * total / max(1.0, count), 3),
+        }
+    return figures
+
+
 def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
-    metrics_port = _free_port() if args.metrics else None
+    metrics_port = _free_port()  # the loop lag is read from it in every run
     with tempfile.TemporaryDirectory() as folder:
         server, port = start_process(
             [
@@ -463,7 +528,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                 "--db",
                 f"{folder}/load.db",
                 *args.server_args.split(),
-                *(("--metrics-port", str(metrics_port)) if metrics_port else ()),
+                *("--metrics-port", str(metrics_port)),
             ]
         )
         try:
@@ -485,20 +550,31 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                 )
                 time.sleep(max(0.0, start_at - time.monotonic()))
                 cpu_start = cpu_seconds(server.pid)
+                page_start = metrics_page(metrics_port)
                 spy = None
                 if args.py_spy:
                     spy = subprocess.Popen(
                         [
                             *("py-spy", "record", "-p", str(server.pid), "-o", args.py_spy),
-                            *("-f", "raw", "-r", "200", "-d", str(int(args.duration))),
+                            # a .json file: speedscope (samples in time order, to find
+                            # stalls); any other name: raw collapsed stacks
+                            *(
+                                ("-f", "speedscope", "--idle")
+                                if args.py_spy.endswith(".json")
+                                else ("-f", "raw")
+                            ),
+                            *("-r", "200", "-d", str(int(args.duration))),
                         ],
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
                     )
+                # just before the window ends: every client still connected
+                time.sleep(max(0.0, stop_at - 0.5 - time.monotonic()))
+                page_end = metrics_page(metrics_port)
                 metrics = None
-                if metrics_port:  # just before the window ends: every client still connected
-                    time.sleep(max(0.0, stop_at - 0.5 - time.monotonic()))
-                    metrics = scrape_metrics(metrics_port, args.metrics)
+                if args.metrics:
+                    Path(args.metrics).write_text(page_end, encoding="utf-8")
+                    metrics = counters(page_end)
                 time.sleep(max(0.0, stop_at - time.monotonic()))
                 cpu = cpu_seconds(server.pid) - cpu_start
                 rss_end = rss_kib(server.pid)
@@ -530,6 +606,8 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
         "rss_start_kib": rss_start,
         "rss_end_kib": rss_end,
         "metrics": metrics,
+        "loop_lag": loop_lag(page_start, page_end),
+        "gc": gc_pauses(page_start, page_end),
     }
 
 
@@ -638,7 +716,10 @@ def main() -> None:
         "--setup", type=float, default=0.0, help="seconds to connect before measuring (0: auto)"
     )
     parser.add_argument(
-        "--py-spy", default="", help="record the server with py-spy (raw stacks) into this file"
+        "--py-spy",
+        default="",
+        help="record the server with py-spy into this file (FILE.json: speedscope, in time "
+        "order; other names: raw collapsed stacks)",
     )
     parser.add_argument(
         "--server-args",
@@ -676,6 +757,8 @@ def main() -> None:
             1,
         ),
     }
+    figures["loop_lag"] = ours["loop_lag"]
+    figures["gc"] = ours["gc"]
     if args.bot_tables:
         figures["bot_tables"] = args.bot_tables
     if ours["metrics"] is not None:

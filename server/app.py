@@ -54,6 +54,7 @@ from server.net.http import http_responder
 from server.net.tls import tls_context
 from server.net.transport import Transport, TransportParts
 from server.net.web import select_subprotocol
+from server.ops.looplag import LoopLag
 from server.ops.metrics import Metrics
 from server.ops.moderation import Moderation, moderation_path
 from server.ops.report_budget import ReportBudget
@@ -186,7 +187,7 @@ class Hub:
     def close(self) -> None:
         """Flush, end every task and timer, stop the bots, close the store."""
         self.closing = True
-        self.work.flush()
+        self.work.close()
         self.background.cancel()
         self.rooms.dispose_all()
         self.services.cancel()
@@ -277,6 +278,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
     hub.spawn(watch_stalled(lambda: server.handlers.keys(), config))
     hub.spawn(hub.upkeep.reap_abandoned())
     hub.spawn(hub.upkeep.keep_tidy())
+    hub.spawn(LoopLag(hub.metrics.loop_lagged, gc_observe=hub.metrics.gc_paused).run())
     sockets = list(server.sockets)
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")

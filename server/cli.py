@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import ipaddress
 import logging
 import signal
@@ -234,6 +233,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
     add(
+        "--event-loop",
+        choices=("auto", "asyncio", "uvloop"),
+        default="asyncio",
+        help="the event loop: asyncio's own (default), uvloop, or auto (uvloop if installed)",
+    )
+    add(
         "--log-format",
         choices=("human", "json"),
         default="human",
@@ -382,13 +387,12 @@ def browser_address(config: ServerConfig, host: str, port: int) -> str:
 
 async def _serve(config: ServerConfig) -> None:
     from server.app import start_server
+    from server.ops.looplag import settle_gc
 
     running = await start_server(config)
     # the long-lived objects (modules, loaded tables) leave the collector's view, and full
     # collections get rarer: with thousands of connections a full pass stalls the loop
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 50)
+    settle_gc()
     print(f"spades server listening on {running.url}", flush=True)
     address = browser_address(config, running.host, running.port)
     print(f"play in a browser: {address} (nothing to install)", flush=True)
@@ -409,11 +413,12 @@ async def _serve(config: ServerConfig) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or Ctrl-C; returns the exit status."""
     from server.logs import configure_logging
+    from server.ops.eventloop import run as run_loop
 
     configure_logging(args.log_format, args.log_level)
     config = config_from_args(args)
     try:
-        asyncio.run(_serve(config))
+        run_loop(_serve(config), getattr(args, "event_loop", "asyncio"))
     except ServerError as error:  # the store cannot be opened: already one clear line
         print(f"spades server: {error}", file=sys.stderr)
         return 1

@@ -4,22 +4,36 @@
     work.wrote(session, "act", 7)       # a request of this turn wrote to the store
     work.touched("K7QX2M9A")            # a table wrote (restored if the commit fails)
     session.send(message)               # queued; the session is marked dirty
-    work.flush()                        # at the turn's end: commit, then send
+    work.flush()                        # commit and send everything now, here
+    work.close()                        # at the end: flush, and the commit worker stops
 
-Requests are handled one at a time and synchronously: engine ``apply``, store write (into
-the store's open transaction), then the messages are encoded and queued on their
-sessions. At the next turn of the loop :meth:`UnitOfWork.flush` commits the store once
-for every action of the turn and only then writes each session's queue, so no seat hears
-of an action before it is stored. Before the commit the directory must prove this node
-still owns every table the turn wrote for (in a cluster; fencing). If the commit fails
-nobody has heard anything: the touched tables go back to what the store has, the players
-stored in the turn are memory-only again, and every request of the turn that wrote is
-refused; a table another node claimed is dropped here instead.
+Requests are handled one at a time and synchronously: engine ``apply``, store write (held
+in the store's open transaction), then the messages are encoded and queued on their
+sessions. At the end of the loop's turn the unit of work commits the store once for every
+action of the turn and only then writes each session's frames, so no seat hears of an
+action before it is stored. Before the commit the directory must prove this node still
+owns every table the turn wrote for (in a cluster; fencing).
+
+Group commit: with a store on a file or a server (``store.threaded_commits``) the commit
+runs in a worker thread (:meth:`Storage.detach`, then the batch runs there) and the loop
+goes on with other requests meanwhile. The frames of the committing turn are taken out of
+their sessions (a session's later frames queue behind them); the turns that end while a
+commit is in flight gather into one group, committed as one batch as soon as it lands.
+Batches run one at a time in order, so every table's writes, and every session's frames,
+keep their order. :meth:`UnitOfWork.flush` (a close, upkeep, a cluster's fencing) waits for
+the batch in flight and commits the rest on the loop's thread.
+
+If a commit fails nobody has heard anything of it: the touched tables go back to what the
+store has, the players stored in the turn are memory-only again, and every request of the
+turn that wrote is refused; a table another node claimed is dropped here instead. The
+turns gathered behind a failed batch were worked out on top of it: they are refused too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -32,6 +46,7 @@ from protocol import messages as m
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.store import FencedError, Storage
+from server.store.base import CommitBatch
 
 __all__ = ["Closable", "Fencing", "Outbox", "Turn", "UnitOfWork"]
 
@@ -39,11 +54,13 @@ log = logging.getLogger("server")
 
 
 class _Metrics(Protocol):
+    def turn_ended(self) -> list[float]: ...
+
     def commit_failed(self) -> None: ...
 
-    def committed(self, seconds: float) -> None: ...
+    def committed(self, seconds: float, received: list[float]) -> None: ...
 
-    def sent(self) -> None: ...
+    def sent(self, received: list[float]) -> None: ...
 
     def error(self, code: str) -> None: ...
 
@@ -88,6 +105,32 @@ class Turn:
     writers: list[tuple[Outbox, str, int | None]] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)
     new_players: list[tuple[Player, str]] = field(default_factory=list)
+    # taken out of the sessions when its commit left the loop: (session, its frames)
+    frames: list[tuple[Outbox, list[bytes]]] = field(default_factory=list)
+    received: list[float] = field(default_factory=list)  # its human actions' receive times
+
+    def join(self, later: Turn) -> None:
+        """Add the turn gathered after this one (both fail together)."""
+        self.dirty.extend(later.dirty)
+        self.writers.extend(later.writers)
+        self.touched |= later.touched
+        self.new_players.extend(later.new_players)
+
+
+@dataclass
+class _InFlight:
+    """A turn whose batch is being committed by the worker (the future: its seconds)."""
+
+    turn: Turn
+    batch: CommitBatch
+    future: concurrent.futures.Future[float]
+
+
+def _timed(batch: CommitBatch) -> float:
+    """Run ``batch`` (in the worker thread); the seconds it took."""
+    started = time.perf_counter()
+    batch.run()
+    return time.perf_counter() - started
 
 
 class UnitOfWork:
@@ -110,13 +153,16 @@ class UnitOfWork:
         self._fencing = fencing
         self._turn = Turn()
         self._handle: asyncio.Handle | None = None
+        self._inflight: _InFlight | None = None
+        self._waiting = False  # a turn ended while a batch was in flight
+        self._worker: concurrent.futures.ThreadPoolExecutor | None = None
 
     # ---- what a turn did --------------------------------------------------------------
 
     def schedule(self) -> None:
-        """Flush at the next turn of the loop (once however often it is asked)."""
+        """Commit and send at the next turn of the loop (once however often it is asked)."""
         if self._handle is None:
-            self._handle = asyncio.get_running_loop().call_soon(self.flush)
+            self._handle = asyncio.get_running_loop().call_soon(self._turn_end)
 
     def dirty(self, session: Outbox) -> None:
         """``session`` has frames to send."""
@@ -142,27 +188,122 @@ class UnitOfWork:
 
     # ---- commit, then send ------------------------------------------------------------
 
-    def flush(self) -> None:
-        """Commit the store, then write what every session has queued (see the module)."""
-        turn = self.take()
+    def _turn_end(self) -> None:
+        self._handle = None
+        if self._inflight is not None:
+            self._waiting = True  # joins the next group, started when the batch lands
+        elif getattr(self.store, "threaded_commits", False):
+            self._start()
+        else:
+            self.flush()
+
+    def _unproven(self, turn: Turn) -> Exception | None:
         rooms = self._rooms()
         unproven = self._fencing().unproven({c for c in turn.touched if c in rooms.rooms})
         if unproven:
-            error: Exception = FencedError(
-                unproven, f"lease no longer held for {', '.join(unproven)}"
-            )
-        else:
+            return FencedError(unproven, f"lease no longer held for {', '.join(unproven)}")
+        return None
+
+    def _start(self) -> None:
+        """Send this turn's commit to the worker (its frames wait for it), or send its
+        frames now if it wrote nothing (nothing is in flight ahead of them)."""
+        turn = self.take()
+        self._waiting = False
+        error = self._unproven(turn)
+        batch = None
+        if error is None:
+            try:
+                batch = self.store.detach()
+            except Exception as lost:
+                error = lost
+        if error is not None:
+            self._lost(error, turn)
+            return
+        if batch is None:
+            self._write(turn)
+            return
+        turn.received = self.metrics.turn_ended()
+        turn.frames = [(session, session.pending) for session in turn.dirty]
+        for session in turn.dirty:
+            session.pending = []  # what it is sent from now on queues behind these
+        if self._worker is None:
+            self._worker = concurrent.futures.ThreadPoolExecutor(1, "spades-commit")
+        inflight = _InFlight(turn, batch, self._worker.submit(_timed, batch))
+        self._inflight = inflight
+        loop = asyncio.get_running_loop()
+
+        def landed(_: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._landed, inflight, True)
+
+        inflight.future.add_done_callback(landed)
+
+    def _landed(self, inflight: _InFlight, chain: bool) -> None:
+        """The batch in flight is done: send its frames, or refuse it and the turns
+        gathered behind it; then (``chain``) start the group that gathered meanwhile."""
+        if self._inflight is not inflight:
+            return  # a flush saw it land first
+        self._inflight = None
+        turn = inflight.turn
+        try:
+            seconds = inflight.future.result()
+        except Exception as error:
+            inflight.batch.settle(False)
+            turn.join(self.take())  # worked out on top of the lost turn: lost with it
+            self._waiting = False
+            self._lost(error, turn)
+            return
+        inflight.batch.settle(True)
+        self.metrics.committed(seconds, turn.received)
+        self._write(turn)
+        self.metrics.sent(turn.received)
+        if chain and self._waiting:
+            self._start()
+
+    def _write(self, turn: Turn) -> None:
+        """Write the frames of a stored turn: those taken out at its commit's start (with
+        any frames queued since kept behind them), else each dirty session's queue."""
+        if not turn.frames:
+            for session in turn.dirty:
+                session.flush()
+            return
+        for session, frames in turn.frames:
+            later, session.pending = session.pending, frames
+            session.flush()
+            session.pending = later
+
+    def flush(self) -> None:
+        """Commit the store here, then write what every session has queued (a batch in
+        flight lands first: this waits for it)."""
+        inflight = self._inflight
+        if inflight is not None:
+            concurrent.futures.wait([inflight.future])
+            self._landed(inflight, chain=False)
+        self._waiting = False
+        turn = self.take()
+        error = self._unproven(turn)
+        if error is None:
+            received = self.metrics.turn_ended()
             started = time.perf_counter()
             try:
                 self.store.commit()
             except Exception as failed:
                 error = failed
             else:
-                self.metrics.committed(time.perf_counter() - started)
-                for session in turn.dirty:
-                    session.flush()
-                self.metrics.sent()
+                self.metrics.committed(time.perf_counter() - started, received)
+                self._write(turn)
+                self.metrics.sent(received)
                 return
+        self._lost(error, turn)
+
+    def close(self) -> None:
+        """Flush, and stop the commit worker (at the server's close)."""
+        self.flush()
+        if self._worker is not None:
+            self._worker.shutdown(wait=True)
+            self._worker = None
+
+    def _lost(self, error: Exception, turn: Turn) -> None:
         self.metrics.commit_failed()
         players = self._players()
         for player, hashed in turn.new_players:  # not stored after all: memory only again

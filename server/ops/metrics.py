@@ -3,8 +3,10 @@
     metrics = Metrics(hub)                 # hub: anything shaped like MetricsSource
     metrics.request_started()              # a frame came in (its receive time)
     metrics.action("human")                # an action entered a game (latency tracked)
-    metrics.committed(seconds)             # the store committed (after a flush's commit)
-    metrics.sent()                         # that turn's frames were written
+    received = metrics.turn_ended()        # the receive times of the turn's human actions
+    metrics.committed(seconds, received)   # the store committed them (in seconds)
+    metrics.sent(received)                 # their frames were written
+    metrics.loop_lagged(seconds)           # a loop-lag probe (server.ops.looplag)
     text = metrics.render()                # the Prometheus text format, bytes
 
 Every server has a registry of its own (never the process-wide default), so several
@@ -46,6 +48,8 @@ __all__ = ["Metrics", "MetricsSource", "serve_metrics"]
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 # a bot decision: instant (easy) to about a second (hard), more on a busy machine
 _BOT_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+# how late a due timer starts: a quiet loop is well under a millisecond late
+_LAG_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0)
 _COMMIT_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5)
 
 
@@ -159,6 +163,22 @@ class Metrics:
             buckets=_COMMIT_BUCKETS,
             registry=registry,
         )
+        self.loop_lag = Histogram(
+            "spades_loop_lag_seconds",
+            "How late the event loop started a timer that was due (one probe every 10 ms): "
+            "its tail is the stall every connection of this node waits through.",
+            buckets=_LAG_BUCKETS,
+            registry=registry,
+        )
+        self.gc_pause = Histogram(
+            "spades_gc_pause_seconds",
+            "One collection of Python's garbage collector, by generation (0, 1, 2): the "
+            "loop stands still meanwhile.",
+            ["generation"],
+            buckets=_LAG_BUCKETS,
+            registry=registry,
+        )
+        self._gc_generations = [self.gc_pause.labels(str(g)) for g in range(3)]
         self.rate_limited = Counter(
             "spades_rate_limited",
             "Requests refused by a rate budget (kind=request: the message budget, "
@@ -177,7 +197,6 @@ class Metrics:
         self._to_send = self.action_latency.labels("send")
         self._received = 0.0
         self._pending: list[float] = []  # receive times of this turn's human actions
-        self._committed: list[float] = []  # committed, not yet written
 
     # ---- hooks ----------------------------------------------------------------------
 
@@ -196,29 +215,38 @@ class Metrics:
         if from_request:
             self._pending.append(self._received)
 
-    def committed(self, seconds: float) -> None:
-        """The store committed in ``seconds``: this turn's actions are stored."""
+    def turn_ended(self) -> list[float]:
+        """The receive times of the human actions of the turn that ends (its commit starts
+        now; a turn that begins meanwhile gathers its own)."""
+        received, self._pending = self._pending, []
+        return received
+
+    def committed(self, seconds: float, received: list[float]) -> None:
+        """The store committed in ``seconds`` the actions received at ``received``."""
         self.store_commit.observe(seconds)
         now = time.perf_counter()
         stage = self._to_commit
-        for received in self._pending:
-            stage.observe(now - received)
-        self._committed.extend(self._pending)
-        self._pending = []
+        for started in received:
+            stage.observe(now - started)
 
     def commit_failed(self) -> None:
-        """Nothing of this turn was stored (its requests were refused)."""
+        """Nothing of the turns being committed was stored (their requests were refused)."""
         self._pending = []
 
-    def sent(self) -> None:
-        """Every connection's frames of this turn were written."""
-        if not self._committed:
-            return
+    def sent(self, received: list[float]) -> None:
+        """The frames of the actions received at ``received`` were written."""
         now = time.perf_counter()
         stage = self._to_send
-        for received in self._committed:
-            stage.observe(now - received)
-        self._committed = []
+        for started in received:
+            stage.observe(now - started)
+
+    def loop_lagged(self, seconds: float) -> None:
+        """A loop-lag probe woke ``seconds`` late (see :mod:`server.ops.looplag`)."""
+        self.loop_lag.observe(seconds)
+
+    def gc_paused(self, generation: int, seconds: float) -> None:
+        """A collection of ``generation`` held the loop ``seconds``."""
+        self._gc_generations[min(2, generation)].observe(seconds)
 
     def bot_decided(self, level: str, seconds: float) -> None:
         self.bot_decision.labels(level).observe(seconds)

@@ -11,6 +11,17 @@ guarantees: writes gather in one open transaction (``on_begin`` is called when i
 :meth:`Storage.commit` stores them all or raises :class:`StoreError` (nothing stored, no
 transaction left open), and a table claimed with :meth:`Storage.claim_table` is fenced: a
 commit that writes for it after another node claimed it raises :class:`FencedError`.
+
+A commit may also leave the event loop's thread (group commit)::
+
+    batch = store.detach()      # the open transaction, taken whole; new writes start the next
+    batch.run()                 # in a worker thread: StoreError / FencedError, nothing stored
+    batch.settle(committed)     # back on the loop's thread: the store's bookkeeping
+
+Writes are held in memory until their batch runs (or a read inside the transaction sends
+them first, so that it sees them), and every use of the connection takes the store's lock:
+the loop never touches the database while a batch runs, except for a read, which waits.
+Batches run one at a time, in the order they were detached.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ from server.store.policy import Reclaimed, RetentionPolicy
 
 __all__ = [
     "ActionRow",
+    "CommitBatch",
     "FencedError",
     "PlayerRow",
     "Storage",
@@ -96,6 +108,20 @@ class ActionRow:
     seq: int | None
 
 
+class CommitBatch(Protocol):
+    """One detached transaction (see the module): run it once, then settle it."""
+
+    def run(self) -> None:
+        """Store the batch's writes (any thread; blocks for the database). Raises
+        :class:`FencedError` or :class:`StoreError`: nothing of it is stored."""
+        ...
+
+    def settle(self, committed: bool) -> None:
+        """On the loop's thread after :meth:`run`: a batch that was not stored gives back
+        the table claims it made."""
+        ...
+
+
 class Storage(Protocol):
     """The store as the server uses it. Every call may raise :class:`StoreError`."""
 
@@ -109,6 +135,17 @@ class Storage(Protocol):
     def commit(self) -> None:
         """Store the open transaction's writes; :class:`FencedError`/:class:`StoreError`:
         nothing of it is stored."""
+        ...
+
+    def detach(self) -> CommitBatch | None:
+        """The open transaction as a batch to commit elsewhere (``None``: nothing open);
+        the next write opens a new one. Raises :class:`StoreError` when the open
+        transaction was lost already (nothing of it is stored, none is open now)."""
+        ...
+
+    @property
+    def threaded_commits(self) -> bool:
+        """Whether a batch is worth running off the loop (a file or a server: yes)."""
         ...
 
     def rollback(self) -> None: ...

@@ -28,77 +28,43 @@ psycopg is imported here only: the embedded SQLite server never needs it.
 from __future__ import annotations
 
 import json
-import select
+import threading
 from collections.abc import Callable, Collection
 from typing import Any
 
 import psycopg
-from psycopg import conninfo
 
-from server.store import accounts_schema, pg_retention
+from server.store import pg_retention
 from server.store.accounts_rows import AccountRows
 from server.store.base import (
     ActionRow,
+    CommitBatch,
     FencedError,
     PlayerRow,
     StoreError,
     TableRow,
     token_hash,
 )
-from server.store.pg_schema import CLAIM, FENCED, SCHEMA, SCHEMA_VERSION
+from server.store.order import BatchOrder
+from server.store.pg_link import create_schema
+from server.store.pg_link import display as _display
+from server.store.pg_link import notice_close as _notice_close
+from server.store.pg_link import reason as _reason
+from server.store.pg_schema import CLAIM, FENCED, SCHEMA_VERSION
 from server.store.policy import Reclaimed, RetentionPolicy
 
 __all__ = ["SCHEMA_VERSION", "PgStore"]
 
 
-def _display(dsn: str) -> str:
-    """The DSN without its password, for messages and logs."""
-    try:
-        parts = conninfo.conninfo_to_dict(dsn)
-    except psycopg.ProgrammingError:
-        return "postgresql://(unparsable address)"
-    user = f"{parts['user']}@" if parts.get("user") else ""
-    port = f":{parts['port']}" if parts.get("port") else ""
-    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
-
-
-def _notice_close(connection: psycopg.Connection[Any]) -> None:
-    """Read what an idle connection has been sent, without waiting: a server that ended
-    the session (restarted, or the backend was terminated) has sent an error and closed
-    it, and libpq marks the connection bad, so it is replaced before a turn is sent on
-    it rather than losing that turn. A silent network stays unnoticed until used."""
-    for _ in range(4):
-        if connection.broken:
-            return
-        try:
-            readable, _, _ = select.select([connection.fileno()], [], [], 0)
-        except (OSError, ValueError, psycopg.Error):
-            return
-        if not readable:
-            return
-        try:
-            connection.pgconn.consume_input()
-        except psycopg.Error:
-            return  # the connection is bad now: psycopg reports it as broken
-        if connection.pgconn.status != psycopg.pq.ConnStatus.OK:
-            return
-
-
-def _reason(error: BaseException) -> str:
-    """One line for a log or a StoreError: the server's primary message only (its DETAIL
-    may quote row values, a token hash say, that have no business in a log)."""
-    text = str(error)
-    if isinstance(error, psycopg.Error) and error.diag.message_primary:
-        text = error.diag.message_primary
-    return " ".join(text.split()) or type(error).__name__
-
-
 class PgStore:
-    """All persistent state in one PostgreSQL database. Use it from one thread.
+    """All persistent state in one PostgreSQL database. Use it from one thread (a detached
+    batch may run in another: see :mod:`server.store.base`).
 
     ``PgStore(dsn)`` raises :class:`StoreError` (one line: the address without its password
     and what is wrong) when the database cannot be reached, written or understood.
     """
+
+    threaded_commits = True  # a commit waits for the server: worth a worker thread
 
     def __init__(
         self,
@@ -124,12 +90,15 @@ class PgStore:
         self._lost: str | None = None  # why the open transaction's writes were lost
         self._claims: psycopg.Connection[Any] | None = None
         self.accounts = AccountRows(self._read, self._write, "%s")
+        # the hub connection is used by the loop's thread and by the commit worker's
+        self._lock = threading.RLock()
+        self._order = BatchOrder()  # detached batches run in order, before the loop's reads
         try:
             self._db = self._connect()
         except psycopg.Error as error:
             raise StoreError(f"cannot open the store {self.display}: {_reason(error)}") from None
         try:
-            self._create_schema()
+            create_schema(self._db, self.display)
         except psycopg.Error as error:
             self._db.close()
             raise StoreError(f"cannot open the store {self.display}: {_reason(error)}") from None
@@ -159,32 +128,6 @@ class PgStore:
         # option, so that options given in the URL are kept)
         connection.execute("SET lock_timeout = '5s'")
         return connection
-
-    def _create_schema(self) -> None:
-        with self._db.transaction():
-            self._db.execute("SELECT pg_advisory_xact_lock(hashtext('spades schema'))")
-            for statement in SCHEMA:
-                self._db.execute(statement)
-            self._db.execute(
-                "INSERT INTO meta (key, value) VALUES ('schema_version', %s) "
-                "ON CONFLICT (key) DO NOTHING",
-                (str(SCHEMA_VERSION),),
-            )
-            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'")
-            stored = int(row.fetchone()[0])  # type: ignore[index]
-            if stored > SCHEMA_VERSION:
-                raise StoreError(
-                    f"cannot open the store {self.display}: its schema is version {stored}, "
-                    f"newer than this server's {SCHEMA_VERSION}"
-                )
-            try:
-                accounts_schema.migrate(self._db.execute, "postgres")
-            except ValueError as error:
-                raise StoreError(f"cannot open the store {self.display}: {error}") from None
-            self._db.execute(
-                "INSERT INTO meta (key, value) VALUES ('opened', now()::text) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-            )
 
     def _usable(self) -> psycopg.Connection[Any]:
         """The connection, opened again if it was lost (only outside a transaction)."""
@@ -217,11 +160,13 @@ class PgStore:
         """
         if self._open:
             self._send_held()
+        self._order.wait_all()
         for attempt in (1, 2):
             try:
-                if not self._open:
-                    self._usable()
-                return self._execute(sql, params).fetchall()
+                with self._lock:
+                    if not self._open:
+                        self._usable()
+                    return self._execute(sql, params).fetchall()
             except psycopg.OperationalError as error:
                 if self._open or attempt == 2:
                     raise StoreError(f"read failed: {_reason(error)}") from error
@@ -252,16 +197,13 @@ class PgStore:
     def _begin(self) -> None:
         """Open a transaction here (sent with the first statement that needs it)."""
         if not self._open:
-            self._open = True
-            self._begun = False
+            self._open, self._begun = True, False
             if not self.autocommit and self.on_begin is not None:
                 self.on_begin()
 
     def _send_held(self) -> None:
         """Send the writes held so far (with BEGIN when not sent yet) without committing.
-
-        Raises :class:`StoreError` (the transaction is lost) when one fails.
-        """
+        Raises :class:`StoreError` (the transaction is lost) when one fails."""
         if self._lost is not None:
             raise StoreError(self._lost)
         if not self._held and self._begun:
@@ -271,17 +213,19 @@ class PgStore:
             statements.append(("BEGIN", None))
         statements.extend(self._held)
         self._held = []
+        self._order.wait_all()
         try:
-            if not self._begun:
-                self._usable()  # nothing sent yet: a lost connection may be replaced
-            self._begun = True
-            self._send(statements)
+            with self._lock:
+                if not self._begun:
+                    self._usable()  # nothing sent yet: a lost connection may be replaced
+                self._begun = True
+                self._send(statements)
         except psycopg.Error as error:
             self._lost = f"write failed and the transaction was rolled back: {_reason(error)}"
             raise StoreError(self._lost) from error
 
     def commit(self) -> None:
-        """Commit the writes made since the last commit (``autocommit=False``).
+        """Commit the writes made since the last commit (``autocommit=False``), here.
 
         The fences of the claimed tables written (see :meth:`claim_table`) are checked
         inside the transaction, just before COMMIT. Raises :class:`FencedError` (nothing
@@ -289,12 +233,19 @@ class PgStore:
         writes are lost (a write failed, the connection went, the COMMIT failed). Either
         way no transaction is left open.
         """
+        batch = self.detach()
+        if batch is not None:
+            batch.run()
+
+    def detach(self) -> CommitBatch | None:
+        """The open transaction as a batch (see :mod:`server.store.base`); ``None`` when
+        nothing is open. Raises :class:`StoreError` when its writes were lost already."""
         lost, self._lost = self._lost, None
         if lost is not None:
             self._close_transaction()
             raise StoreError(lost)
         if not self._open:
-            return
+            return None
         statements: list[tuple[str, tuple[Any, ...] | None]] = []
         if not self._begun:
             statements.append(("BEGIN", None))
@@ -304,23 +255,10 @@ class PgStore:
             generations = [self.claimed[code] for code in codes]
             statements.append(("SELECT spades_check_fences(%s, %s)", (codes, generations)))
         statements.append(("COMMIT", None))
-        try:
-            if not self._begun:
-                self._usable()  # nothing sent yet: a lost connection may be replaced
-            self._begun = True
-            self._send(statements)
-        except psycopg.Error as error:
-            self._close_transaction()
-            if error.sqlstate == FENCED:
-                stale = tuple((error.diag.message_detail or "").split(","))
-                raise FencedError(
-                    stale, f"tables claimed by another node since: {', '.join(stale)}"
-                ) from None
-            raise StoreError(f"commit failed: {_reason(error)}") from error
-        self._open = False
-        self._begun = False
-        self._held = []
+        batch = _Batch(self, statements, self._begun, self._order.ticket())
+        self._open, self._begun, self._held = False, False, []
         self._table_writes.clear()
+        return batch
 
     def rollback(self) -> None:
         """Forget the writes made since the last commit (a no-op when there are none)."""
@@ -334,20 +272,25 @@ class PgStore:
         self._begun = False
         self._held = []
         self._table_writes.clear()
-        if self._db.closed or self._db.broken:
-            return  # the server rolled it back when the connection went
-        if self._db.pgconn.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-            try:
-                self._execute("ROLLBACK")
-            except psycopg.Error:
-                self._db.close()  # opened again at the next call
+        self._roll_back_connection()
+
+    def _roll_back_connection(self) -> None:
+        with self._lock:
+            if self._db.closed or self._db.broken:
+                return  # the server rolled it back when the connection went
+            if self._db.pgconn.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                try:
+                    self._execute("ROLLBACK")
+                except psycopg.Error:
+                    self._db.close()  # opened again at the next call
 
     def close(self) -> None:
         """Commit and close the connections."""
         try:
             self.commit()
         finally:
-            self._db.close()
+            with self._lock:
+                self._db.close()
             if self._claims is not None:
                 self._claims.close()
 
@@ -502,3 +445,36 @@ class PgStore:
         return pg_retention.reclaim_step(
             self._read, self._write, policy, now, live_tables, live_players
         )
+
+
+class _Batch:
+    """A detached transaction of :class:`PgStore` (see :mod:`server.store.base`): its
+    statements from BEGIN (unless sent already) to COMMIT, sent in one pipeline."""
+
+    def __init__(
+        self,
+        store: PgStore,
+        statements: list[tuple[str, tuple[Any, ...] | None]],
+        begun: bool,
+        ticket: int,
+    ) -> None:
+        self.store, self.statements, self.begun, self.ticket = store, statements, begun, ticket
+
+    def run(self) -> None:
+        store = self.store
+        with store._order.turn(self.ticket), store._lock:
+            try:
+                if not self.begun:
+                    store._usable()  # nothing sent yet: a lost connection may be replaced
+                store._send(self.statements)
+            except psycopg.Error as error:
+                store._roll_back_connection()
+                if error.sqlstate == FENCED:
+                    stale = tuple((error.diag.message_detail or "").split(","))
+                    raise FencedError(
+                        stale, f"tables claimed by another node since: {', '.join(stale)}"
+                    ) from None
+                raise StoreError(f"commit failed: {_reason(error)}") from error
+
+    def settle(self, committed: bool) -> None:
+        """Nothing to give back: a claim is committed at once, on its own connection."""

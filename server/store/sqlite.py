@@ -3,8 +3,11 @@
 One file in WAL mode (``synchronous=NORMAL``: every commit survives the server process
 being killed). With ``autocommit`` (the default) each write is its own transaction; the
 server opens it with ``autocommit=False`` instead: writes gather in one open transaction
-(``on_begin`` is called when it opens) and the server calls :meth:`Store.commit` before it
-sends anything about them. Tokens are never stored, only their SHA-256::
+(``on_begin`` is called when it opens), held in memory until it is committed, with
+:meth:`Store.commit` or as a batch in a worker thread (:meth:`Store.detach`, see
+:mod:`server.store.base`), before the server sends anything about them; a read inside the
+transaction executes the writes held so far first, so that it sees them. Tokens are never
+stored, only their SHA-256::
 
     store = Store(":memory:")
     store.append_action("K7QX2M9A", game_no=1, index=1, seat=None, action="deal ...", seq=None)
@@ -26,65 +29,19 @@ from server.store import accounts_schema, sqlite_retention
 from server.store.accounts_rows import AccountRows
 from server.store.base import (
     ActionRow,
+    CommitBatch,
     FencedError,
     PlayerRow,
     StoreError,
     TableRow,
     token_hash,
 )
+from server.store.order import BatchOrder
 from server.store.policy import Reclaimed, RetentionPolicy
+from server.store.sqlite_schema import SCHEMA as _SCHEMA
+from server.store.sqlite_schema import SCHEMA_VERSION
 
 __all__ = ["SCHEMA_VERSION", "Store"]
-
-SCHEMA_VERSION = 1
-"""Kept in ``meta`` as ``schema_version``: a store written by a newer server is refused."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS players (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    token_hash TEXT NOT NULL UNIQUE,
-    created REAL NOT NULL DEFAULT (julianday('now'))
-);
-CREATE TABLE IF NOT EXISTS tables (
-    code TEXT PRIMARY KEY,
-    data TEXT NOT NULL,
-    status TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    updated REAL NOT NULL DEFAULT (julianday('now'))
-);
-CREATE TABLE IF NOT EXISTS actions (
-    code TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    seat INTEGER,
-    action TEXT NOT NULL,
-    seq INTEGER,
-    PRIMARY KEY (code, game_no, idx)
-);
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value
-);
-CREATE TABLE IF NOT EXISTS records (
-    record_id TEXT PRIMARY KEY,
-    code TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    record TEXT NOT NULL,
-    created REAL NOT NULL DEFAULT (julianday('now'))
-);
-CREATE TABLE IF NOT EXISTS analyses (
-    record_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    level TEXT NOT NULL,
-    analysis TEXT NOT NULL,
-    PRIMARY KEY (record_id, seat, level)
-);
-CREATE TABLE IF NOT EXISTS fences (
-    code TEXT PRIMARY KEY,
-    generation INTEGER NOT NULL
-);
-"""
 
 
 class Store:
@@ -108,6 +65,11 @@ class Store:
         self.claimed: dict[str, int] = {}  # table code -> lease generation this node holds
         self._claims_before: dict[str, int | None] = {}  # claims made in the open transaction
         self._table_writes: set[str] = set()  # tables written in the open transaction
+        self._held: list[tuple[str, tuple[Any, ...]]] = []  # writes not executed yet
+        self._begun = False  # BEGIN of the open transaction executed
+        # the connection is used by the loop's thread and by the commit worker's
+        self._lock = threading.RLock()
+        self._order = BatchOrder()  # detached batches run in order, before the loop's reads
         self._checkpointer: threading.Thread | None = None
         self.accounts = AccountRows(self._read, self._write, "?")
         self._stop = threading.Event()
@@ -186,74 +148,111 @@ class Store:
         finally:
             db.close()
 
+    @property
+    def threaded_commits(self) -> bool:
+        return self.path != ":memory:"
+
     def commit(self) -> None:
-        """Commit the writes made since the last commit (``autocommit=False``).
+        """Commit the writes made since the last commit (``autocommit=False``), here.
 
         Raises :class:`StoreError` when they are lost: a write failed (SQLite rolls the
-        whole transaction back on ``SQLITE_FULL``) or the COMMIT itself did. Either way
-        the store is left with no open transaction, ready for the next write.
+        whole transaction back on ``SQLITE_FULL``) or the COMMIT itself did, and
+        :class:`FencedError` (see :meth:`claim_table`). Either way the store is left with
+        no open transaction, ready for the next write.
         """
+        batch = self.detach()
+        if batch is None:
+            return
+        try:
+            batch.run()
+        except StoreError:
+            batch.settle(False)
+            raise
+        batch.settle(True)
+
+    def detach(self) -> CommitBatch | None:
+        """The open transaction as a batch (see :mod:`server.store.base`); ``None`` when
+        nothing is open. Raises :class:`StoreError` when its writes were lost already."""
         lost, self._lost = self._lost, None
         if lost is not None:
             self._open = False
+            self._abandon()
             self._forget_transaction(committed=False)
             raise StoreError(lost)
         if not self._open:
-            return
-        committed = False
-        try:
-            self._check_fences()
-            self._db.execute("COMMIT")
-            committed = True
-        except FencedError:
-            self._abandon()
-            raise
-        except sqlite3.Error as error:
-            self._abandon()
-            raise StoreError(f"commit failed: {error}") from error
-        finally:
-            self._open = False
-            self._forget_transaction(committed)
-
-    def _check_fences(self) -> None:
-        """Raise :class:`FencedError` if a claimed table written in this transaction has
-        been claimed since under another generation (the caller rolls back). The open
-        transaction holds SQLite's write lock, so nobody can claim between here and COMMIT."""
+            return None
         codes = sorted(code for code in self._table_writes if code in self.claimed)
+        claimed = {c: self.claimed[c] for c in codes}
+        batch = _Batch(self, self._held, self._begun, claimed, self._order.ticket())
+        batch.claims_before = dict(self._claims_before)
+        self._open, self._begun, self._held = False, False, []
+        self._claims_before.clear()
+        self._table_writes.clear()
+        return batch
+
+    def _check_fences(self, claimed: dict[str, int]) -> None:
+        """Raise :class:`FencedError` if a table of ``claimed`` (code: generation this node
+        holds) has been claimed since under another generation (the caller rolls back).
+        The open transaction holds SQLite's write lock, so nobody can claim between here
+        and COMMIT."""
         stale = []
-        for code in codes:
+        for code in sorted(claimed):
             row = self._db.execute("SELECT generation FROM fences WHERE code = ?", (code,))
             stored = row.fetchone()
-            if stored is None or stored[0] != self.claimed[code]:
+            if stored is None or stored[0] != claimed[code]:
                 stale.append(code)
         if stale:
             raise FencedError(
                 tuple(stale), f"tables claimed by another node since: {', '.join(stale)}"
             )
 
-    def _forget_transaction(self, committed: bool) -> None:
+    def _forget_transaction(
+        self, committed: bool, before: dict[str, int | None] | None = None
+    ) -> None:
         if not committed:  # claims made inside a lost transaction were never stored
-            for code, before in self._claims_before.items():
-                if before is None:
+            for code, generation in (self._claims_before if before is None else before).items():
+                if generation is None:
                     self.claimed.pop(code, None)
                 else:
-                    self.claimed[code] = before
-        self._claims_before.clear()
-        self._table_writes.clear()
+                    self.claimed[code] = generation
+        if before is None:
+            self._claims_before.clear()
+            self._table_writes.clear()
 
     def rollback(self) -> None:
         """Forget the writes made since the last commit (a no-op when there are none)."""
         self._lost = None
         if self._open:
-            self._open = False
+            self._open, self._begun, self._held = False, False, []
             self._abandon()
         self._forget_transaction(committed=False)
 
     def _abandon(self) -> None:
         # after a failed COMMIT SQLite may or may not have rolled back already
-        if self._db.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK")
+        with self._lock:
+            if self._db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+
+    def _send_held(self) -> None:
+        """Execute the writes held so far (BEGIN first) without committing, so that a read
+        inside the transaction sees them. Raises :class:`StoreError`: the transaction is
+        lost."""
+        if self._lost is not None:
+            raise StoreError(self._lost)
+        held, self._held = self._held, []
+        self._order.wait_all()
+        with self._lock:
+            try:
+                if not self._begun:
+                    self._db.execute("BEGIN")
+                    self._begun = True
+                for sql, params in held:
+                    self._db.execute(sql, params)
+            except sqlite3.Error as error:
+                self._abandon()
+                self._lost = f"write failed and the transaction was rolled back: {error}"
+                raise StoreError(self._lost) from error
 
     def close(self) -> None:
         """Commit, checkpoint the WAL and close the file."""
@@ -261,11 +260,13 @@ class Store:
         if self._checkpointer is not None:
             self._checkpointer.join(5)
         try:
-            self.commit()
-            if self.path != ":memory:":
-                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.commit()  # (after any batch detached before: it takes the lock itself)
+            with self._lock:
+                if self.path != ":memory:":
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
-            self._db.close()
+            with self._lock:
+                self._db.close()
 
     def _write(self, sql: str, params: tuple[Any, ...], table: str | None = None) -> None:
         self.write_attempts += 1
@@ -276,26 +277,20 @@ class Store:
             # of this turn; refuse until the caller has committed (and heard of the loss)
             raise StoreError(self._lost)
         if self.autocommit:
+            claimed = {c: self.claimed[c] for c in self._table_writes if c in self.claimed}
             try:
-                with self._db:  # commits, or rolls back on any exception
+                with self._lock, self._db:  # commits, or rolls back on any exception
                     self._db.execute("BEGIN")
                     self._db.execute(sql, params)
-                    self._check_fences()
+                    self._check_fences(claimed)
             finally:
                 self._table_writes.clear()
             return
         if not self._open:
-            self._db.execute("BEGIN")
-            self._open = True
+            self._open, self._begun = True, False
             if self.on_begin is not None:
                 self.on_begin()
-        try:
-            self._db.execute(sql, params)
-        except sqlite3.Error as error:
-            if self._db.in_transaction:
-                raise  # only this statement failed: the transaction is as it was
-            self._lost = f"write failed and the transaction was rolled back: {error}"
-            raise StoreError(self._lost) from error
+        self._held.append((sql, params))
 
     # ---- players ----------------------------------------------------------------------
 
@@ -310,14 +305,11 @@ class Store:
         )
 
     def player_by_token(self, token: str) -> PlayerRow | None:
-        row = self._db.execute(
-            "SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),)
-        ).fetchone()
-        return None if row is None else PlayerRow(row[0], row[1])
+        rows = self._read("SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),))
+        return PlayerRow(rows[0][0], rows[0][1]) if rows else None
 
     def player_count(self) -> int:
-        count: int = self._db.execute("SELECT count(*) FROM players").fetchone()[0]
-        return count
+        return int(self._read("SELECT count(*) FROM players", ())[0][0])
 
     # ---- tables and actions ----------------------------------------------------------
 
@@ -332,17 +324,16 @@ class Store:
 
     def load_table(self, code: str) -> TableRow | None:
         """The stored row of table ``code`` (whatever its status), or ``None``."""
-        row = self._db.execute(
-            "SELECT code, data, status, game_no FROM tables WHERE code = ?", (code,)
-        ).fetchone()
-        return None if row is None else TableRow(row[0], str(row[1]), row[2], row[3])
+        rows = self._read("SELECT code, data, status, game_no FROM tables WHERE code = ?", (code,))
+        return TableRow(rows[0][0], str(rows[0][1]), rows[0][2], rows[0][3]) if rows else None
 
     def load_tables(self) -> list[TableRow]:
         """Every table that is not closed."""
-        rows = self._db.execute(
+        rows = self._read(
             "SELECT code, data, status, game_no FROM tables WHERE status != 'closed' "
-            "ORDER BY updated"
-        ).fetchall()
+            "ORDER BY updated",
+            (),
+        )
         return [TableRow(code, str(data), status, game_no) for code, data, status, game_no in rows]
 
     def append_action(
@@ -356,11 +347,11 @@ class Store:
         )
 
     def load_actions(self, code: str, game_no: int) -> list[ActionRow]:
-        rows = self._db.execute(
+        rows = self._read(
             "SELECT idx, seat, action, seq FROM actions WHERE code = ? AND game_no = ? "
             "ORDER BY idx",
             (code, game_no),
-        ).fetchall()
+        )
         return [ActionRow(idx, seat, action, seq) for idx, seat, action, seq in rows]
 
     # ---- fencing ---------------------------------------------------------------------
@@ -380,10 +371,11 @@ class Store:
             "SET generation = excluded.generation WHERE fences.generation <= excluded.generation",
             (code, generation),
         )
-        row = self._db.execute("SELECT generation FROM fences WHERE code = ?", (code,)).fetchone()
-        if row is None or row[0] != generation:
+        rows = self._read("SELECT generation FROM fences WHERE code = ?", (code,))
+        stored = rows[0][0] if rows else None
+        if stored != generation:
             raise FencedError(
-                (code,), f"table {code} is claimed under generation {row and row[0]} > {generation}"
+                (code,), f"table {code} is claimed under generation {stored} > {generation}"
             )
         if self._open and code not in self._claims_before:
             self._claims_before[code] = self.claimed.get(code)
@@ -399,10 +391,8 @@ class Store:
         )
 
     def record_json(self, record_id: str) -> str | None:
-        row = self._db.execute(
-            "SELECT record FROM records WHERE record_id = ?", (record_id,)
-        ).fetchone()
-        return None if row is None else str(row[0])
+        rows = self._read("SELECT record FROM records WHERE record_id = ?", (record_id,))
+        return str(rows[0][0]) if rows else None
 
     # ---- analyses (a cache: each is worked out again from its record if lost) --------
 
@@ -414,11 +404,11 @@ class Store:
         )
 
     def analysis_json(self, record_id: str, seat: int, level: str) -> str | None:
-        row = self._db.execute(
+        rows = self._read(
             "SELECT analysis FROM analyses WHERE record_id = ? AND seat = ? AND level = ?",
             (record_id, seat, level),
-        ).fetchone()
-        return None if row is None else str(row[0])
+        )
+        return str(rows[0][0]) if rows else None
 
     # ---- retention (the queries: server/store/sqlite_retention.py) ------------------
 
@@ -438,4 +428,47 @@ class Store:
             raise StoreError(f"retention failed: {error}") from error
 
     def _read(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        return self._db.execute(sql, params).fetchall()
+        """Rows of a query; inside a transaction it sees the writes held so far (they are
+        executed first). Waits while a batch is being committed by another thread."""
+        if self._open and (self._held or not self._begun):
+            self._send_held()
+        self._order.wait_all()
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+
+class _Batch:
+    """A detached transaction of :class:`Store` (see :mod:`server.store.base`)."""
+
+    def __init__(
+        self,
+        store: Store,
+        held: list[tuple[str, tuple[Any, ...]]],
+        begun: bool,
+        claimed: dict[str, int],
+        ticket: int,
+    ) -> None:
+        self.store, self.held, self.begun, self.claimed = store, held, begun, claimed
+        self.ticket = ticket
+        self.claims_before: dict[str, int | None] = {}
+
+    def run(self) -> None:
+        store = self.store
+        db = store._db
+        with store._order.turn(self.ticket), store._lock:
+            try:
+                if not self.begun:
+                    db.execute("BEGIN")
+                for sql, params in self.held:
+                    db.execute(sql, params)
+                store._check_fences(self.claimed)
+                db.execute("COMMIT")
+            except FencedError:
+                store._abandon()
+                raise
+            except sqlite3.Error as error:
+                store._abandon()
+                raise StoreError(f"commit failed: {error}") from error
+
+    def settle(self, committed: bool) -> None:
+        self.store._forget_transaction(committed, self.claims_before)

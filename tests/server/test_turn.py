@@ -68,8 +68,9 @@ class Counts:
 
 
 class Server:
-    def __init__(self) -> None:
-        self.store = Store(":memory:", autocommit=False)
+    def __init__(self, path: str = ":memory:") -> None:
+        """``path``: a file makes the unit of work commit in its worker thread."""
+        self.store = Store(path, autocommit=False)
         directory = LocalDirectory()
         self.work = UnitOfWork(
             self.store, Counts(), lambda: self.players, lambda: self.rooms, lambda: directory
@@ -123,9 +124,10 @@ def test_nothing_is_written_to_a_session_before_its_turn_is_committed() -> None:
         server = Server()
         code, alice, bob = a_table(server)
         assert alice.written == [] and bob.written == [] and alice.pending  # queued only
-        assert server.store._db.in_transaction  # written, not committed: nobody heard yet
+        # written (held for the commit), not committed: nobody heard yet
+        assert server.store._open and server.store._held
         server.work.flush()
-        assert not server.store._db.in_transaction
+        assert not server.store._open and not server.store._db.in_transaction
         row = server.store.load_table(code)
         assert row is not None and row.status == "playing"
         assert alice.of(m.Snapshot) and bob.of(m.Snapshot) and alice.pending == []
