@@ -4,7 +4,9 @@ where a table code is typed to join (j) or watch (v) a table not listed."""
 from __future__ import annotations
 
 from client.draw import MAIN_WIDTH, Dims, Line, pad
+from client.i18n import _
 from client.model.core import Model, Overlay
+from client.rules import preset_text, status_text
 from client.text import safe_text
 from protocol import messages as m
 
@@ -12,24 +14,32 @@ __all__ = ["code_keys", "code_lines", "code_title", "keys", "main", "prompt"]
 
 
 def prompt(model: Model) -> str:
-    return "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
+    return _("↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh")
 
 
 def main(model: Model, size: Dims) -> list[Line]:
-    lines: list[Line] = [[("class:head", "  Open tables")], []]
+    lines: list[Line] = [[("class:head", "  " + _("Open tables"))], []]
     if not model.lobby.tables:
-        lines.append([("class:dim", "  No open tables yet. Press c to create one")])
-        lines.append([("class:dim", "  (with the bot, or wait for a friend).")])
+        lines.append([("class:dim", "  " + _("No open tables yet. Press c to create one"))])
+        lines.append([("class:dim", "  " + _("(with the bot, or wait for a friend)."))])
     for index, summary in enumerate(model.lobby.tables[:14]):
-        seats = " vs ".join(
-            (safe_text(s.name or "") or (f"bot {s.bot_level}" if s.kind == "bot" else "?"))
+        seats = (" " + _("vs") + " ").join(
+            (
+                safe_text(s.name or "")
+                or (
+                    _("bot") + f" {_(s.bot_level) if s.bot_level else ''}"
+                    if s.kind == "bot"
+                    else "?"
+                )
+            )
             if s.kind != "empty"
-            else "(free)"
+            else _("(free)")
             for s in summary.seats
         )
+        preset = preset_text(safe_text(summary.preset or "")) or _("custom")
         text = (
-            f"  {pad(summary.code, 9)} {pad(safe_text(summary.preset or '') or 'custom', 13)}"
-            f"{pad(seats, 20)} {summary.status}"
+            f"  {pad(summary.code, 9)} {pad(preset, 13)}"
+            f"{pad(seats, 20)} {status_text(summary.status)}"
         )
         style = "class:overlay.sel" if index == model.lobby.row else ""
         lines.append([(style, pad(text, MAIN_WIDTH))])
@@ -63,14 +73,14 @@ def keys(model: Model, key: str) -> bool:
 
 
 def code_title(model: Model) -> str:
-    return "Join a table" if model.overlay is Overlay.JOIN else "Watch a table"
+    return _("Join a table") if model.overlay is Overlay.JOIN else _("Watch a table")
 
 
 def code_lines(model: Model, size: Dims) -> list[Line]:
-    verb = "join" if model.overlay is Overlay.JOIN else "watch"
+    go = _("Enter to join") if model.overlay is Overlay.JOIN else _("Enter to watch")
     return [
-        [("", " table code: "), ("class:head", model.lobby.code_entry + "▏")],
-        [("class:dim", " Enter to " + verb)],
+        [("", " " + _("table code:") + " "), ("class:head", model.lobby.code_entry + "▏")],
+        [("class:dim", " " + go)],
     ]
 
 
