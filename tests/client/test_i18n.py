@@ -248,6 +248,17 @@ def test_a_half_typed_card_takes_its_suit_letter_before_the_pile_window(speak: o
     assert model.overlay in (Overlay.PILE, Overlay.LEAVE)
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_rules_window_is_in_the_players_language(speak: object, code: str) -> None:
+    install(code)
+    model = model_at(advance_to(dealt(), Phase.BIDDING, 0, 2))
+    model.open(Overlay.RULES)
+    text = render_screen_text(model)
+    document = "docs/rules.md" if code == "en" else f"docs/rules.{code}.md"
+    assert document in text
+    assert _("Bidding: one round, the {first} first; {lowest} to 13 tricks.")[:6] in text
+
+
 @pytest.mark.parametrize("code", ["de", "nl", "ja", "el"])
 def test_the_help_says_how_to_type_a_card_in_the_language(speak: object, code: str) -> None:
     install(code)
@@ -256,3 +267,23 @@ def test_the_help_says_how_to_type_a_card_in_the_language(speak: object, code: s
     example = {"de": "dp, 10h", "nl": "vs, 10h", "ja": "qs, 10h", "el": "qs, 10h"}[code]
     letters = {"de": "x k h p", "nl": "k r h s", "ja": "c d h s", "el": "c d h s"}[code]
     assert example in text and letters in text
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_rules_are_written_in_every_language_and_link_each_other(code: str) -> None:
+    pages = {c: ROOT / "docs" / ("rules.md" if c == "en" else f"rules.{c}.md") for c in LANGUAGES}
+    text = pages[code].read_text(encoding="utf-8")
+    for other, path in pages.items():
+        if other != code:
+            assert f"]({path.name})" in text, (code, other)
+    english = pages["en"].read_text(encoding="utf-8")
+
+    def shape(markdown: str) -> tuple[int, int, int]:
+        lines = markdown.splitlines()
+        headings = sum(1 for line in lines if line.startswith("#"))
+        rows = sum(1 for line in lines if line.startswith("| "))
+        options = len(re.findall(r"^\| `\w+` \|", markdown, re.MULTILINE))
+        return headings, rows, options
+
+    # the same sections, tables and options as the English text it was translated from
+    assert shape(text) == shape(english)
