@@ -4,7 +4,8 @@ One template for both clients: ``babel.cfg`` (at the top of the repository) has 
 extract Python's ``_``/``ngettext``/``N_`` from ``client/`` and JavaScript's ``t``/``nt``
 from ``client/web/``. Each language's ``.po`` is the source of truth; the ``.mo`` (for
 the terminal, read by :mod:`gettext`) and ``client/web/locale/<code>.json`` (for the
-page) are compiled from it and committed, so nothing is built at install or run time::
+page: the messages it can ask for, compact) are compiled from it and committed, so
+nothing is built at install or run time::
 
     python3 -m client.i18n_build            # extract, update every .po, compile .mo and .json
     python3 -m client.i18n_build --check    # exit 1 and list the problems: a stale file, a
@@ -30,7 +31,7 @@ import io
 import json
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -41,11 +42,13 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from client.i18n import DOMAIN, LANGUAGE_NAMES, LANGUAGES, LOCALE_DIR
+from client.rules import FIELD_LABELS, LEVEL_WORDS, PRESET_WORDS, STATUS_WORDS
 
 __all__ = [
     "JSON_DIR",
     "CatalogueError",
     "build",
+    "extract_page",
     "main",
     "problems",
     "statistics",
@@ -68,6 +71,30 @@ class CatalogueError(Exception):
     """The catalogues cannot be built here (no ``babel.cfg``: not a source checkout)."""
 
 
+_PAGE_CALL: Final = re.compile(
+    r'\b(?P<func>nt|t)\(\s*"(?P<one>(?:[^"\\]|\\.)*)"(?:\s*,\s*"(?P<other>(?:[^"\\]|\\.)*)")?'
+)
+
+
+def extract_page(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
+    """Babel's extraction method for the page (``babel.cfg`` names it): every
+    ``t("...")`` and ``nt("...", "...")`` whose msgids are double-quoted literals, wherever
+    it stands (an attribute inside a template string included, which Babel's own
+    JavaScript lexer misses); comment lines are skipped."""
+    for lineno, raw in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
+        stripped = raw.lstrip()
+        if stripped.startswith(("//", "*", "/*")):
+            continue
+        for call in _PAGE_CALL.finditer(raw):
+            one = json.loads(f'"{call.group("one")}"')
+            if call.group("func") == "nt" and call.group("other") is not None:
+                yield lineno, "nt", (one, json.loads(f'"{call.group("other")}"')), []
+            elif call.group("func") == "t":
+                yield lineno, "t", one, []
+
+
 def template() -> Catalog:
     """Every message the code marks, extracted by Babel as ``babel.cfg`` says."""
     config = ROOT / "babel.cfg"
@@ -77,9 +104,29 @@ def template() -> Catalog:
         method_map, options_map = parse_mapping_cfg(handle, str(config))  # type: ignore[no-untyped-call]
     catalog = Catalog(project="spades2", creation_date=_DATE, revision_date=_DATE, fuzzy=False)
     found = extract_from_dir(str(ROOT), method_map, options_map)
-    for _filename, _lineno, message, comments, context in found:
-        catalog.add(message, None, auto_comments=comments, context=context)
+    for filename, lineno, message, comments, context in found:
+        # the locations stay in memory (the page's JSON keeps the page's messages); the
+        # files are written without them, so that moving code changes no catalogue
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return catalog
+
+
+def _page_ids(source: Catalog) -> set[str]:
+    """The msgids the page can ask for: its own ``t``/``nt`` calls, and the words of
+    ``rules.json`` and the server's values that it passes to ``t`` (labels, presets,
+    levels, table states), which the terminal's tables mark."""
+    ids = {
+        _key(message)
+        for message in source
+        if message.id and any(path.startswith("client/web/") for path, _line in message.locations)
+    }
+    words = [*FIELD_LABELS.values(), *PRESET_WORDS.values(), *LEVEL_WORDS.values()]
+    words += [*STATUS_WORDS.values(), "the first drafter", "the second drafter", "none"]
+    return ids | set(words)
+
+
+def _key(message: Message) -> str:
+    return str(message.id[0] if isinstance(message.id, (list, tuple)) else message.id)
 
 
 def _po_path(code: str) -> Path:
@@ -130,26 +177,28 @@ def _mo_bytes(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
-def _json_bytes(code: str, catalog: Catalog) -> bytes:
+def _json_bytes(code: str, catalog: Catalog, page: set[str]) -> bytes:
+    """The page's catalogue: only the messages the page can ask for (the first load
+    stays small), compact."""
     messages: dict[str, Any] = {}
     for message in catalog:
-        if not message.id or message.fuzzy:
+        key = _key(message) if message.id else ""
+        if key not in page or message.fuzzy:
             continue
-        key = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
         value = list(message.string) if isinstance(message.string, tuple) else message.string
         messages[key] = value
     document = {
-        "generated_by": "python3 -m client.i18n_build",
         "language": code,
         "plural_forms": catalog.plural_forms,
         "messages": dict(sorted(messages.items())),
     }
-    return (json.dumps(document, ensure_ascii=False, indent=0) + "\n").encode("utf-8")
+    return (json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
 def _outputs(source: Catalog) -> dict[Path, bytes]:
     """Every file the build writes, with the bytes it must hold."""
     out = {TEMPLATE: _po_bytes(source)}
+    page = _page_ids(source)
     for code in LANGUAGES:
         catalog = _updated(code, source)
         po = _po_bytes(catalog)
@@ -157,7 +206,7 @@ def _outputs(source: Catalog) -> dict[Path, bytes]:
         written = read_po(io.BytesIO(po), locale=code, domain=DOMAIN)
         out[_po_path(code)] = po
         out[_po_path(code).with_suffix(".mo")] = _mo_bytes(written)
-        out[JSON_DIR / f"{code}.json"] = _json_bytes(code, written)
+        out[JSON_DIR / f"{code}.json"] = _json_bytes(code, written, page)
     return out
 
 

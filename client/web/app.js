@@ -24,6 +24,8 @@ import { createTable, fillPreset, loadRules } from "./screens/create.js";
 import * as lobby from "./screens/lobby.js";
 import { onNameSubmit, renderName, showLanding } from "./screens/name.js";
 import * as table from "./screens/table.js";
+import { chooseLanguage, loadLanguage, t } from "./i18n.js";
+import { translateStatic } from "./statictext.js";
 import { $, NAME_KEY, setRenderer, state } from "./store.js";
 import { deliver, endPause } from "./sync.js";
 
@@ -33,10 +35,10 @@ const CLICKS = [clickHand, draft.click, bidding.click, blindNil.click, exchange.
 function render() {
   document.body.dataset.screen = state.screen;
   const status = {
-    open: `online as ${state.welcome ? state.welcome.name : ""}`,
-    reconnecting: "reconnecting…",
-    connecting: "connecting…",
-    replaced: "playing in another tab or window",
+    open: t("online as {name}", { name: state.welcome ? state.welcome.name : "" }),
+    reconnecting: t("reconnecting…"),
+    connecting: t("connecting…"),
+    replaced: t("playing in another tab or window"),
   }[state.connection];
   $("#status").textContent = state.conn ? status : ""; // no link before a name is given
   $("#status").dataset.state = state.connection;
@@ -87,7 +89,9 @@ function readLink() {
   return match ? match[1].toUpperCase() : null;
 }
 
-function main() {
+async function main() {
+  await loadLanguage(chooseLanguage()); // the words before the first drawing (<html lang> too)
+  translateStatic();
   setRenderer(render);
   state.linkCode = readLink();
   document.addEventListener("click", onClick);
