@@ -4,7 +4,7 @@
 server on a free loopback port, in this process); the subcommands are listed by
 ``spades --help``::
 
-    spades [--rules P] [--level L] [--name N] [--ascii]
+    spades [--rules P] [--level L] [--name N] [--ascii] [--lang de|en|el|ja|nl]
     spades play [URL] [--name N] [--create [--rules P] [--private] [--bot L] | --join CODE
                 | --watch CODE]
     spades replay RECORD [--print]

@@ -264,7 +264,11 @@ class Connection:
                 self.model.handle(message)
             except Exception as error:  # a client bug must not stop the reader
                 log.exception("handling %s failed", message.type)
-                self.model.notify(f"client error on {message.type}: {error!r}")
+                self.model.notify(
+                    _("client error on {message}: {error}").format(
+                        message=message.type, error=repr(error)
+                    )
+                )
             self.redraw()
             if self.model.given_up:
                 return

@@ -115,7 +115,7 @@ class Model(ModelBase):
 
     def _set_table(self, table: m.TableInfo) -> None:
         if self.game.set_info(table, self.clock()):
-            self.say(f"At table {table.code}.")
+            self.say(_("At table {code}.").format(code=table.code))
             if self.overlay in (Overlay.LEAVE, Overlay.QUIT):  # asked about another table
                 self.overlay = None
 
