@@ -8,6 +8,7 @@ and the catalogue of the chosen language translates it::
 
     _("Your turn")
     ngettext("{n} trick", "{n} tricks", n).format(n=n)
+    pgettext("score sheet", "bid")  # the same English, a word of its own (3 columns)
     LABEL = N_("Target score")      # marked where it is written, translated where drawn: _(LABEL)
 
     install(choose(requested="ja"))   # --lang, then the setting, then LANGUAGE/LC_ALL/LANG
@@ -41,6 +42,7 @@ __all__ = [
     "install",
     "language",
     "ngettext",
+    "pgettext",
 ]
 
 DOMAIN: Final = "spades"
@@ -122,6 +124,12 @@ def N_(message: str) -> str:
     """``message`` itself: marks a string for the catalogue where it is defined (a table
     of labels) so that ``_(label)`` can translate it where it is drawn."""
     return message
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language in use, as it reads in ``context`` (a narrow column
+    may want a shorter word than the same English elsewhere)."""
+    return _translations.pgettext(context, message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -183,7 +183,7 @@ def _json_bytes(code: str, catalog: Catalog, page: set[str]) -> bytes:
     messages: dict[str, Any] = {}
     for message in catalog:
         key = _key(message) if message.id else ""
-        if key not in page or message.fuzzy:
+        if key not in page or message.fuzzy or message.context:  # the page has no contexts
             continue
         value = list(message.string) if isinstance(message.string, tuple) else message.string
         messages[key] = value

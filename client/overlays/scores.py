@@ -4,7 +4,7 @@ the table when the terminal is wide enough."""
 from __future__ import annotations
 
 from client.draw import Dims, Line, clip, pad
-from client.i18n import _
+from client.i18n import _, pgettext
 from client.model.core import Model, Overlay
 from client.overlays.common import closes_or_passes
 
@@ -32,7 +32,7 @@ def keys(model: Model, key: str) -> bool:
     return closes_or_passes(model, key)
 
 
-_WIDTHS = (3, 2, 4, 5, 5, 6)  # the columns of one seat: bid, tricks, bags, penalty, points, total
+_WIDTHS = (4, 2, 4, 5, 5, 6)  # the columns of one seat: bid, tricks, bags, penalty, points, total
 
 
 def sheet_lines(model: Model) -> list[Line]:
@@ -44,11 +44,18 @@ def sheet_lines(model: Model) -> list[Line]:
     cell = " {} {:>2} {:>4} {:>5} {:>5} {:>6}"  # the bid comes padded by its width
     first, second = (clip(model.seat_name(s), 30) for s in order)
     # the column heads are padded by their width on screen (a Japanese head is two wide)
-    heads = (_("bid"), _("tk"), _("bags"), _("pen"), _("pts"), _("total"))
+    heads = (pgettext("score sheet", "bid"), _("tk"), _("bags"), _("pen"), _("pts"), _("total"))
     head_cells = "".join(" " + pad(h, w, right=True) for h, w in zip(heads, _WIDTHS, strict=True))
     lines: list[Line] = [
-        [("class:head", f" {'':>4} {pad(first, 30)} │ {second}")],
-        [("class:head", " " + pad(_("hand"), 4, right=True) + " │".join([head_cells] * 2))],
+        [("class:head", f" {'':>4} {pad(first, 31)} │ {second}")],
+        [
+            (
+                "class:head",
+                " "
+                + pad(pgettext("score sheet", "hand"), 4, right=True)
+                + " │".join([head_cells] * 2),
+            )
+        ],
     ]
     for result in model.results[-12:]:
         cells = []
@@ -58,7 +65,7 @@ def sheet_lines(model: Model) -> list[Line]:
             pen = -result.bag_penalties[seat] * penalty
             cells.append(
                 cell.format(
-                    pad(bid_text, 3, right=True),
+                    pad(bid_text, _WIDTHS[0], right=True),
                     result.tricks[seat],
                     f"+{result.bags_added[seat]}",
                     pen if pen else "",

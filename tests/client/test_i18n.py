@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from prompt_toolkit.utils import get_cwidth
 
 from client.cardwords import card_text, read_card
 from client.cli import _settings, build_parser
 from client.errors import ERROR_TEXTS, error_text
-from client.i18n import LANGUAGES, LOCALE_DIR, _, choose, install, language, ngettext
+from client.i18n import LANGUAGES, LOCALE_DIR, _, choose, install, language, ngettext, pgettext
 from client.i18n_build import JSON_DIR, problems, statistics
 from client.model import ClientModel, Overlay, Settings
 from client.model.selection import Selection
@@ -287,3 +288,26 @@ def test_the_rules_are_written_in_every_language_and_link_each_other(code: str) 
 
     # the same sections, tables and options as the English text it was translated from
     assert shape(text) == shape(english)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_narrow_column_holds_its_word_whole(speak: object, code: str) -> None:
+    # pad() would cut a word too wide for its column with "…": each word is measured
+    # by its width on screen (a Japanese character is two columns)
+    install(code)
+    sheet = {
+        pgettext("score sheet", "bid"): 4,
+        _("tk"): 2,
+        _("bags"): 4,
+        _("pen"): 5,
+        _("pts"): 5,
+        _("total"): 6,
+        pgettext("score sheet", "hand"): 4,
+        _("bn"): 4,
+        _("nil"): 4,
+    }
+    side = {_("score"): 5, _("bags"): 5, _("bid"): 4, _("won"): 5}  # "blind nil" follows bid
+    result = {_(word): 16 for word in ("bid", "tricks", "bags added", "bag penalty", "points")}
+    result[_("total (bags)")] = 16
+    for word, width in {**sheet, **side, **result}.items():
+        assert get_cwidth(word) <= width, (code, word, width)
