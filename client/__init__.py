@@ -29,5 +29,9 @@ Where things are (the browser client is apart, in ``client/web/``):
 - :mod:`client.text`: untrusted text made safe to draw; the ``--ascii`` filter.
 - :mod:`client.rules`: the rules in words (the rules screen, the create form's labels).
 - :mod:`client.tokens`: session tokens kept between runs of ``spades play``.
+- :mod:`client.i18n`: the words in the player's language (``_``, ``ngettext``; the
+  catalogues in ``client/locale``, built by :mod:`client.i18n_build`);
+  :mod:`client.cardwords`: cards in each language's letters; :mod:`client.errors`: the
+  server's refusals by their code.
 - :mod:`client.cli`: the ``spades`` command.
 """

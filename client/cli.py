@@ -4,7 +4,7 @@
 server on a free loopback port, in this process); the subcommands are listed by
 ``spades --help``::
 
-    spades [--rules P] [--level L] [--name N] [--ascii]
+    spades [--rules P] [--level L] [--name N] [--ascii] [--lang de|en|el|ja|nl]
     spades play [URL] [--name N] [--create [--rules P] [--private] [--bot L] | --join CODE
                 | --watch CODE]
     spades replay RECORD [--print]
@@ -33,6 +33,7 @@ from typing import Any, Literal, cast
 
 import engine
 from client.bot_client import add_bot_arguments, run_bot
+from client.i18n import LANGUAGES, choose
 from client.model import ClientModel, Intent, Settings
 from client.tokens import load_token, save_token
 from engine import Deal, GameState, RuleSet
@@ -41,6 +42,10 @@ from engine.bot import LEVELS, Bot
 __all__ = ["DEFAULT_URL", "build_parser", "main"]
 
 DEFAULT_URL = "ws://127.0.0.1:8765/"
+LANG_HELP = (
+    "the language of the game (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG; "
+    "the settings window (o) changes it while playing)"
+)
 BOT_DELAY_ENV = "SPADES_BOT_DELAY"
 BOT_LEVEL_ENV = "SPADES_BOT_LEVEL"
 
@@ -84,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ascii", action="store_true", help="letters (CDHS) instead of unicode suit symbols"
     )
+    parser.add_argument("--lang", default=None, choices=LANGUAGES, help=LANG_HELP)
     parser.add_argument("--bot-delay", type=float, default=None, help=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -93,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    play.add_argument("--lang", default=None, choices=LANGUAGES, help=LANG_HELP)
     table = play.add_mutually_exclusive_group()
     table.add_argument("--create", action="store_true", help="create a table and sit at it")
     table.add_argument("--join", metavar="CODE", help="join the table with this code")
@@ -235,6 +242,13 @@ def _bot_delay(value: float | None) -> float | None:
         return None
 
 
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings the command line asks for, their language installed."""
+    settings = Settings(ascii_cards=args.ascii, language=choose(getattr(args, "lang", None)))
+    settings.apply_language()
+    return settings
+
+
 def run_local_game(args: argparse.Namespace) -> int:
     from client.session import run_local
 
@@ -242,7 +256,7 @@ def run_local_game(args: argparse.Namespace) -> int:
     intent = Intent(kind="create", preset=args.rules, bot=level, private=True)
     model = ClientModel(
         args.name or _default_name(),
-        settings=Settings(ascii_cards=args.ascii),
+        settings=_settings(args),
         intent=intent,
         bot_level=level,
     )
@@ -294,7 +308,7 @@ def run_play(args: argparse.Namespace) -> int:
     name = args.name or _default_name()
     model = ClientModel(
         name,
-        settings=Settings(ascii_cards=args.ascii),
+        settings=_settings(args),
         intent=intent,
         bot_level=level,
         url=args.url,

@@ -8,6 +8,7 @@ the caller (the layout reads it from the terminal), never kept in the model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
+from client.i18n import _, ngettext
 from client.model.core import Model
 from client.text import to_ascii
 from engine import Card, PlayerView
@@ -171,7 +173,33 @@ def clip(text: str, width: int) -> str:
     return out
 
 
+def _wrap_wide(text: str, width: int) -> list[str]:
+    """Wrap text with double-width characters (Japanese): a line may break between any
+    two of them as well as at a space; a run of narrow letters is kept whole."""
+    tokens = re.findall(r" +|[^ \u1100-\U0010ffff]+|.", text)
+    lines: list[str] = []
+    current = ""
+    for token in tokens:
+        if get_cwidth(current + token) <= width:
+            current += token
+            continue
+        if current.strip():
+            lines.append(current.rstrip())
+        current = token.lstrip()
+        while get_cwidth(current) > width:
+            head = clip_exact(current, width)
+            lines.append(head)
+            current = current[len(head) :]
+    if current.strip() or not lines:
+        lines.append(current.rstrip())
+    return lines
+
+
 def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines at most ``width`` columns wide, broken at spaces (and between
+    double-width characters)."""
+    if any(get_cwidth(char) > 1 for char in text):
+        return _wrap_wide(text, width)
     words = text.split(" ")
     lines: list[str] = []
     current = ""
@@ -182,13 +210,24 @@ def wrap(text: str, width: int) -> list[str]:
             continue
         if current:
             lines.append(current)
-        while get_cwidth(word) > width:
-            lines.append(word[:width])
-            word = word[width:]
+        while get_cwidth(word) > width:  # a word wider than the line (Japanese has no spaces)
+            head = clip_exact(word, width)
+            lines.append(head)
+            word = word[len(head) :]
         current = word
     if current or not lines:
         lines.append(current)
     return lines
+
+
+def clip_exact(text: str, width: int) -> str:
+    """The longest start of ``text`` that is at most ``width`` columns wide (no mark)."""
+    out = ""
+    for char in text:
+        if get_cwidth(out + char) > width:
+            break
+        out += char
+    return out or text[:1]
 
 
 def card_style(card: Card) -> str:
@@ -212,11 +251,11 @@ def cards(model: Model, shown: Sequence[Card], empty: str = "—") -> Line:
 
 def bid_text(view: PlayerView, seat: int) -> str:
     if view.blind_nil[seat]:
-        return "blind nil"
+        return _("blind nil")
     bid = view.bids[seat]
     if bid is None:
         return "—"
-    return "nil" if bid == 0 else str(bid)
+    return _("nil") if bid == 0 else str(bid)
 
 
 def big_card(model: Model, card: Card | None) -> list[Line]:
@@ -287,9 +326,9 @@ def beside(left: list[Line], right: list[Line], gap: int = 3) -> list[Line]:
     return out
 
 
-def count(number: int, noun: str = "card", nouns: str | None = None) -> str:
-    """``1 card``, ``2 cards``; ``nouns`` for a plural that is not ``noun + "s"``."""
-    return f"{number} {noun}" if number == 1 else f"{number} {nouns or noun + 's'}"
+def count(number: int) -> str:
+    """``1 card``, ``2 cards`` (in the language in use)."""
+    return ngettext("{n} card", "{n} cards", number).format(n=number)
 
 
 def prefix(lines: list[Line]) -> list[Line]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from client.cardwords import is_suit_letter
+from client.i18n import language
 from client.model.core import Model, Overlay, Screen
 from client.overlays import chat, pile, question, rules, scores, settings, window
 from client.screens import connecting, lobby, table_screen
@@ -53,7 +55,10 @@ def press(model: Model, key: str) -> None:
         connecting.keys(model, key)
         return
     opener = TABLE_WINDOWS.get(key)
-    if opener is not None and not (opener.BEFORE_GAME_OVER and model.game.is_over()):
+    if model.typed and is_suit_letter(key, language()):
+        # a half-typed card takes its suit letter first (German Pik is p, the pile's key)
+        table_screen(model, view).keys(model, key)
+    elif opener is not None and not (opener.BEFORE_GAME_OVER and model.game.is_over()):
         opener.open_window(model)
     elif key == "escape":
         model.selection.clear_typed()

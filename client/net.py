@@ -38,6 +38,7 @@ from websockets.exceptions import (
     WebSocketException,
 )
 
+from client.i18n import _
 from client.model.core import Model
 from protocol import messages as m
 from protocol.codec import decode_server, encode
@@ -78,26 +79,34 @@ def describe_failure(error: BaseException, url: str) -> tuple[str, bool]:
     if isinstance(error, ssl.SSLCertVerificationError):
         reason = error.verify_message or str(error)
         return (
-            f"TLS error: the server's certificate was not accepted ({reason}); "
-            "for a server with its own certificate pass --cafile",
+            _(
+                "TLS error: the server's certificate was not accepted ({reason}); "
+                "for a server with its own certificate pass --cafile"
+            ).format(reason=reason),
             False,
         )
     if isinstance(error, ssl.SSLError):
-        return f"TLS error: {getattr(error, 'reason', None) or error}", False
+        return _("TLS error: {reason}").format(
+            reason=getattr(error, "reason", None) or error
+        ), False
     if isinstance(error, socket_module.gaierror):
-        return f"unknown host {host!r}", False
+        return _("unknown host {host}").format(host=repr(host)), False
     if isinstance(error, ConnectionRefusedError):
-        return f"connection refused by {host} (is the server running there?)", True
+        return _("connection refused by {host} (is the server running there?)").format(
+            host=host
+        ), True
     if isinstance(error, InvalidStatus):
         code = error.response.status_code
-        return f"not a Spades server (it answered HTTP {code})", False
+        return _("not a Spades server (it answered HTTP {code})").format(code=code), False
     if isinstance(error, (InvalidMessage, InvalidHandshake)):
-        return "not a Spades server (no websocket handshake)", False
+        return _("not a Spades server (no websocket handshake)"), False
     if isinstance(error, TimeoutError):
-        return f"no answer from {host} (timed out)", True
+        return _("no answer from {host} (timed out)").format(host=host), True
     if isinstance(error, OSError):
-        return f"cannot reach {host}: {error.strerror or error}", True
-    return f"connection failed: {error}", True
+        return _("cannot reach {host}: {reason}").format(
+            host=host, reason=error.strerror or error
+        ), True
+    return _("connection failed: {error}").format(error=error), True
 
 
 class Connection:
@@ -175,7 +184,9 @@ class Connection:
                         with contextlib.suppress(asyncio.CancelledError):
                             await writer
             except InvalidURI as error:
-                self.model.connection_failed(f"not a server address: {error}", final=True)
+                self.model.connection_failed(
+                    _("not a server address: {error}").format(error=error), final=True
+                )
                 break
             except (OSError, WebSocketException, TimeoutError, ssl.SSLError) as error:
                 log.debug("connection to %s failed: %s", self.url, error)
@@ -220,11 +231,13 @@ class Connection:
             except DecodeError as error:
                 if not self.model.welcomed_once:  # the first reply is not ours to read
                     self.model.connection_failed(
-                        "not a Spades server (its reply is not our protocol)", final=True
+                        _("not a Spades server (its reply is not our protocol)"), final=True
                     )
                     self.redraw()
                     return
-                self.model.notify(f"unreadable message from the server: {error}")
+                self.model.notify(
+                    _("unreadable message from the server: {error}").format(error=error)
+                )
                 self.redraw()
                 continue
             if isinstance(message, m.Redirect):
@@ -239,7 +252,7 @@ class Connection:
                 logged = len(self.model.log)
                 self.model.handle(message)
                 if len(self.model.log) == logged + 1:
-                    self.model.unsay("Reconnected")
+                    self.model.unsay(_("Reconnected.")[:-1])
                 if self._repeat is not None:
                     self.send(self._repeat)
                     self._repeat = None
@@ -251,7 +264,11 @@ class Connection:
                 self.model.handle(message)
             except Exception as error:  # a client bug must not stop the reader
                 log.exception("handling %s failed", message.type)
-                self.model.notify(f"client error on {message.type}: {error!r}")
+                self.model.notify(
+                    _("client error on {message}: {error}").format(
+                        message=message.type, error=repr(error)
+                    )
+                )
             self.redraw()
             if self.model.given_up:
                 return
@@ -260,7 +277,9 @@ class Connection:
         """Prepare to follow ``redirect``: whether to (the hop limit not reached)."""
         if self._hops >= MAX_REDIRECTS:
             self.model.notify(
-                f"table {redirect.table} keeps moving between servers; try again later"
+                _("table {code} keeps moving between servers; try again later").format(
+                    code=redirect.table
+                )
             )
             self.redraw()
             return False

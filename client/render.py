@@ -32,10 +32,12 @@ from client.draw import (
     pad,
     wrap,
 )
+from client.i18n import _
 from client.model.core import Model, Overlay, Screen
 from client.overlays import help as help_window
 from client.overlays import window
 from client.overlays.scores import sheet_lines
+from client.rules import preset_text
 from client.screens import connecting, lobby, table_screen
 from client.screens.frame import table_lines
 from client.text import safe_text, to_ascii
@@ -67,11 +69,13 @@ HELP = help_window.HELP
 def render_too_small(model: Model, size: Size) -> StyleAndTextTuples:
     """The notice drawn instead of the table while the terminal is below the minimum."""
     lines = [
-        "Window too small",
-        f"needs {MIN_COLUMNS}x{MIN_ROWS}, has {size.columns}x{size.rows}",
-        "Enlarge the terminal:",
-        "no key acts until then",
-        "Ctrl-C again quits" if model.overlay is Overlay.QUIT else "(Ctrl-C quits)",
+        _("Window too small"),
+        _("needs {needed}, has {size}").format(
+            needed=f"{MIN_COLUMNS}x{MIN_ROWS}", size=f"{size.columns}x{size.rows}"
+        ),
+        _("Enlarge the terminal:"),
+        _("no key acts until then"),
+        _("Ctrl-C again quits") if model.overlay is Overlay.QUIT else _("(Ctrl-C quits)"),
     ]
     return join(
         [[("class:flash" if i == 0 else "", clip(t, size.columns))] for i, t in enumerate(lines)]
@@ -80,27 +84,27 @@ def render_too_small(model: Model, size: Size) -> StyleAndTextTuples:
 
 def render_title(model: Model, size: Dims = MIN_DIMS) -> StyleAndTextTuples:
     spade = "S" if model.settings.ascii_cards else "♠"
-    parts = [f" {spade} Spades"]
+    parts = [f" {spade} " + _("Spades")]
     table = model.table
     if model.screen is Screen.TABLE and table is not None:
-        parts.append(f"table {table.code}")
-        parts.append(safe_text(table.preset or "") or "custom rules")
+        parts.append(_("table {code}").format(code=table.code))
+        parts.append(preset_text(safe_text(table.preset or "")) or _("custom rules"))
         if model.view is not None and model.view.hand_number:
-            parts.append(f"hand {model.view.hand_number}")
+            parts.append(_("hand {number}").format(number=model.view.hand_number))
         if table.your_seat is None:
-            parts.append("watching")
+            parts.append(_("watching"))
     elif model.screen is Screen.LOBBY:
-        parts.append("lobby")
+        parts.append(_("lobby"))
     left = " · ".join(parts)
     state = {
-        "connecting": "connecting…",
+        "connecting": _("connecting…"),
         "connected": f"● {model.name}",
-        "reconnecting": "reconnecting…",
-        "closed": "disconnected",
+        "reconnecting": _("reconnecting…"),
+        "closed": _("disconnected"),
     }[model.link.status]
     style = "class:title" if model.link.status == "connected" else "class:title.warn"
     width = size.columns
-    right = f"{state}  ?:help "
+    right = f"{state}  " + _("?:help") + " "
     space = max(1, width - get_cwidth(left) - get_cwidth(right))
     return [(style, clip(left, width - get_cwidth(right) - 1) + " " * space), (style, right)]
 
@@ -113,13 +117,16 @@ def render_prompt(model: Model, size: Dims = MIN_DIMS) -> StyleAndTextTuples:
 def _prompt_text(model: Model) -> str:
     link = model.link
     if link.given_up:
-        return f"Could not connect: {link.error} · q quits"
+        return _("Could not connect: {error} · q quits").format(error=link.error)
     if link.status == "reconnecting":
-        held = " (your seat is held)" if model.seat_is_held() else ""
-        return f"Connection lost: reconnecting…{held}"
+        if model.seat_is_held():
+            return _("Connection lost: reconnecting… (your seat is held)")
+        return _("Connection lost: reconnecting…")
     if link.status == "connecting" and link.error:
         attempt, of = link.attempt
-        return f"Trying again ({attempt + 1} of {of})… {link.error}"
+        return _("Trying again ({attempt} of {of})… {error}").format(
+            attempt=attempt + 1, of=of, error=link.error
+        )
     if model.screen is Screen.LOBBY:
         return lobby.prompt(model)
     if model.screen is Screen.CONNECTING:
@@ -131,12 +138,12 @@ def _prompt_text(model: Model) -> str:
     if model.game.is_over() or table.status == "waiting" or model.turn is not None:
         return screen.prompt(model)
     if model.pausing:
-        return "Trick over · Enter goes on"
+        return _("Trick over · Enter goes on")
     if model.pending is not None:
-        return "Sent; waiting for the server…"
+        return _("Sent; waiting for the server…")
     if view.current_player is None:
         return screen.prompt(model)
-    return f"Waiting for {model.seat_name(view.current_player)}…"
+    return _("Waiting for {name}…").format(name=model.seat_name(view.current_player))
 
 
 def render_status(model: Model, size: Dims = MIN_DIMS) -> StyleAndTextTuples:
@@ -144,9 +151,9 @@ def render_status(model: Model, size: Dims = MIN_DIMS) -> StyleAndTextTuples:
     if model.flash:
         return [("class:flash", pad(" " + model.flash, width))]
     if model.screen is Screen.TABLE:
-        keys = " ?:help  Tab:score sheet  o:settings  m:chat  x:leave  Ctrl-C:quit"
+        keys = " " + _("?:help  Tab:score sheet  o:settings  m:chat  x:leave  Ctrl-C:quit")
     else:
-        keys = " ?:help  c:create  j:join  v:watch by code  q:quit"
+        keys = " " + _("?:help  c:create  j:join  v:watch by code  q:quit")
     return [("class:status", pad(keys, width))]
 
 
@@ -168,7 +175,7 @@ def render_overlay(model: Model, size: Dims = MIN_DIMS) -> StyleAndTextTuples:
         return []
     shown = window(overlay)
     out: list[Line] = [
-        [("class:overlay.title", f" {shown.title(model)} "), ("class:dim", " (Esc closes)")]
+        [("class:overlay.title", f" {shown.title(model)} "), ("class:dim", " " + _("(Esc closes)"))]
     ]
     if overlay is not Overlay.CREATE:
         out.append([])
@@ -181,7 +188,7 @@ def render_sheet(model: Model, size: Dims = MIN_DIMS) -> StyleAndTextTuples:
     wide enough (see :class:`~client.draw.Dims`)."""
     if model.screen is not Screen.TABLE or model.view is None:
         return []
-    return join([[("class:overlay.title", " Score sheet ")], [], *sheet_lines(model)])
+    return join([[("class:overlay.title", " " + _("Score sheet") + " ")], [], *sheet_lines(model)])
 
 
 def render_side(model: Model, size: Dims = MIN_DIMS) -> StyleAndTextTuples:
@@ -196,28 +203,38 @@ def render_side(model: Model, size: Dims = MIN_DIMS) -> StyleAndTextTuples:
         def row(label: str, a: str, b: str, style: str = "") -> Line:
             return [(style, f" {pad(label, 5)}{pad(a, 9, True)}{pad(b, 10, True)}")]
 
-        hand = f" · hand {view.hand_number}" if view.hand_number else ""
-        lines.append([("class:dim", f" target {table.rules.target_score}{hand}")])
+        hand = (
+            " · " + _("hand {number}").format(number=view.hand_number) if view.hand_number else ""
+        )
+        target = _("target {score}").format(score=table.rules.target_score)
+        lines.append([("class:dim", clip(f" {target}{hand}", width))])
         lines.append(
             row("", clip(model.seat_name(me), 8), clip(model.seat_name(opp), 9), "class:head")
         )
-        lines.append(row("score", str(view.scores[me]), str(view.scores[opp]), "class:head"))
-        lines.append(row("bags", str(view.bags[me]), str(view.bags[opp])))
-        lines.append(row("bid", bid_text(view, me), bid_text(view, opp)))
-        lines.append(row("won", str(view.tricks_won[me]), str(view.tricks_won[opp])))
+        lines.append(row(_("score"), str(view.scores[me]), str(view.scores[opp]), "class:head"))
+        lines.append(row(_("bags"), str(view.bags[me]), str(view.bags[opp])))
+        lines.append(row(_("bid"), bid_text(view, me), bid_text(view, opp)))
+        lines.append(row(_("won"), str(view.tricks_won[me]), str(view.tricks_won[opp])))
         spade = "S" if model.settings.ascii_cards else "♠"
-        lines.append([("class:dim", f" {spade} broken: {'yes' if view.spades_broken else 'no'}")])
+        broken = _("yes") if view.spades_broken else _("no")
+        lines.append(
+            [("class:dim", " " + _("{spade} broken: {answer}").format(spade=spade, answer=broken))]
+        )
         if view.current_player is None:
             whose = "—"
         else:
             whose = (
-                "YOU" if view.current_player == view.seat else model.seat_name(view.current_player)
+                _("YOU")
+                if view.current_player == view.seat
+                else model.seat_name(view.current_player)
             )
-        lines.append([("", " turn: "), ("class:turn", clip(whose, width - 7))])
+        label = " " + _("turn:") + " "
+        lines.append([("", label), ("class:turn", clip(whose, width - get_cwidth(label)))])
     else:
-        lines.append([("class:head", " Welcome to Spades")])
-        lines.append([("class:dim", " two-handed, over the net")])
-    lines.append([("class:dim", " " + "─" * 8 + " log " + "─" * (width - 14))])
+        lines.append([("class:head", " " + _("Welcome to Spades"))])
+        lines.append([("class:dim", " " + _("two-handed, over the net"))])
+    log = " " + _("log") + " "
+    lines.append([("class:dim", " " + "─" * 8 + log + "─" * (width - 9 - get_cwidth(log)))])
     room = size.body - len(lines)
     wrapped: list[str] = []
     for entry in list(model.log)[-room:]:

@@ -54,6 +54,14 @@ ASCII_GLYPHS: dict[str, str] = {
     "💬": ">",
     "×": "x",
     "±": "+-",
+    # German words keep their spelling's ASCII form (NFKD would make "Könige" "Konige")
+    "ä": "ae",
+    "ö": "oe",
+    "ü": "ue",
+    "Ä": "Ae",
+    "Ö": "Oe",
+    "Ü": "Ue",
+    "ß": "ss",
 }
 
 

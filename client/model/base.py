@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from client.cardwords import card_text
+from client.i18n import _, language
 from client.model.account import AccountPart
 from client.model.chat import Chat
 from client.model.connection import Link, Status
@@ -132,6 +134,7 @@ class ModelBase:
         self.settings_row = 0
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.flash = ""
+        self.refusal = ""  # the flash line that says why a card was refused (kept on Enter)
         self.sent: list[m.ClientMessage] = []
         self.quit_requested = False
         self.analysis_wanted = False
@@ -286,17 +289,17 @@ class ModelBase:
 
     def seat_name(self, seat: int, *, you: bool = True) -> str:
         if you and seat == self.my_seat:
-            return "You"
+            return _("You")
         if self.table is not None:
             info = self.table.seats[seat]
             if info.kind == "empty":
-                return "(empty)"
+                return _("(empty)")
             if info.kind == "bot":
-                return "Bot"
+                return _("Bot")
             name = safe_text(info.name or "").strip()
             if name:
                 return name
-        return f"Seat {seat}"
+        return _("Seat {seat}").format(seat=seat)
 
     def hold_left(self, seat: int) -> float | None:
         return self.game.hold_left(seat, self.clock())
@@ -305,7 +308,7 @@ class ModelBase:
         return self.game.turn_seconds_left(self.clock())
 
     def card_text(self, card: Card) -> str:
-        return card.pretty(self.settings.ascii_cards)
+        return card_text(card, language(), self.settings.ascii_cards)
 
     def legal_cards(self) -> set[Card]:
         return self.game.legal_cards()
@@ -339,6 +342,11 @@ class ModelBase:
     def notify(self, text: str) -> None:
         """Put ``text`` on the flash line ("" clears it)."""
         self.flash = text
+
+    def refuse(self, text: str) -> None:
+        """Put ``text`` on the flash line as the reason a card was refused: Enter then
+        keeps it in view (it says why nothing was played)."""
+        self.flash = self.refusal = text
 
     def open(self, overlay: Overlay | None) -> None:
         """Show ``overlay`` on top of the screen (None closes the window)."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from client.i18n import _, ngettext
+
 __all__ = ["LINES", "Chat"]
 
 LINES = 200
@@ -40,9 +42,13 @@ class Chat:
             return None
         self.mute(command == "/mute")
         if self.muted:
-            return "Chat from the others is hidden here; /unmute in chat shows it again."
+            return _("Chat from the others is hidden here; /unmute in chat shows it again.")
         hidden, self.hidden = self.hidden, 0
-        return f"Chat shown again ({hidden} lines were hidden)."
+        return ngettext(
+            "Chat shown again ({n} line was hidden).",
+            "Chat shown again ({n} lines were hidden).",
+            hidden,
+        ).format(n=hidden)
 
     def mute(self, muted: bool) -> None:
         self.muted = muted

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from client.errors import error_text
+from client.i18n import _
 from client.model.base import RESULT_KEY_GRACE, Intent, ModelBase, Overlay, Screen
 from client.model.describe import describe, story
 from client.model.table import OutOfStep
@@ -77,7 +79,7 @@ class Model(ModelBase):
             self.on_token(message.token)
         self.name = safe_text(message.name)
         if not first:
-            self.say("Reconnected." if message.resumed else "Reconnected (new session).")
+            self.say(_("Reconnected.") if message.resumed else _("Reconnected (new session)."))
             if self.pending is not None:
                 self.send(self.pending)
             if message.resumed and message.tables:
@@ -125,7 +127,7 @@ class Model(ModelBase):
 
     def _set_table(self, table: m.TableInfo) -> None:
         if self.game.set_info(table, self.clock()):
-            self.say(f"At table {table.code}.")
+            self.say(_("At table {code}.").format(code=table.code))
             if self.overlay in (Overlay.LEAVE, Overlay.QUIT):  # asked about another table
                 self.overlay = None
 
@@ -134,7 +136,7 @@ class Model(ModelBase):
         try:
             view = view_from_message(message.view, message.table.rules)
         except ProtocolError as error:
-            self.flash = f"bad snapshot: {error}"
+            self.flash = _("bad snapshot: {error}").format(error=error)
             return
         self.screen = Screen.TABLE
         if self.game.take_view(view, message.table.code):  # a resume, or a game under way
@@ -157,11 +159,13 @@ class Model(ModelBase):
             for seat in (0, 1):
                 before, now = old.seats[seat], message.table.seats[seat]
                 if before.kind == "empty" and now.kind != "empty":
-                    self.say(f"{self.seat_name(seat)} sat down.")
+                    self.say(_("{name} sat down.").format(name=self.seat_name(seat)))
                 elif before.connected and not now.connected and now.kind == "human":
-                    self.say(f"{self.seat_name(seat)} dropped; the seat is held.")
+                    self.say(
+                        _("{name} dropped; the seat is held.").format(name=self.seat_name(seat))
+                    )
                 elif not before.connected and now.connected and now.kind == "human":
-                    self.say(f"{self.seat_name(seat)} is back.")
+                    self.say(_("{name} is back.").format(name=self.seat_name(seat)))
 
     def _on_events(self, message: m.Events) -> None:
         if self.table is None or message.table != self.table.code:
@@ -217,7 +221,7 @@ class Model(ModelBase):
         return True
 
     def _out_of_step(self, why: str) -> None:
-        self.flash = f"out of step ({why}); asking the server for the table"
+        self.flash = _("out of step ({why}); asking the server for the table").format(why=why)
         self.resync()
 
     def _on_your_turn(self, message: m.YourTurn) -> None:
@@ -237,10 +241,14 @@ class Model(ModelBase):
                 self.selection.point(ordered[0] if ordered else None)
             if len(legal) == 1 and self.settings.auto_play_one:
                 (only,) = legal
-                self.say(f"Auto Play One: {self.card_text(only)} was your only legal card.")
+                self.say(
+                    _("Auto Play One: {card} was your only legal card.").format(
+                        card=self.card_text(only)
+                    )
+                )
                 if self.act(Play(only)):  # said on the status line too, not only logged
-                    self.flash = (
-                        f"Auto Play One played {self.card_text(only)}, your only legal card."
+                    self.flash = _("Auto Play One played {card}, your only legal card.").format(
+                        card=self.card_text(only)
                     )
         elif message.phase == "exchange":
             cards = self.hand_cards()
@@ -249,17 +257,22 @@ class Model(ModelBase):
     def _on_hand_result(self, message: m.HandResult) -> None:
         result, ok = self.game.add_result(message)
         self.say(
-            f"Hand {result.hand_number}: {self.seat_name(0)} {result.points[0]:+d}, "
-            f"{self.seat_name(1)} {result.points[1]:+d}"
-            + (self._verified_words(result.hand_number) if ok else " · shuffle NOT verified ✗")
+            _("Hand {number}: {first} {first_points}, {second} {second_points}").format(
+                number=result.hand_number,
+                first=self.seat_name(0),
+                first_points=f"{result.points[0]:+d}",
+                second=self.seat_name(1),
+                second_points=f"{result.points[1]:+d}",
+            )
+            + (self._verified_words(result.hand_number) if ok else _(" · shuffle NOT verified ✗"))
         )
         if self.overlay is None or self.overlay is Overlay.RESULT:
             self.open(Overlay.RESULT)
 
     def _verified_words(self, hand_number: int) -> str:
         if self.entropy_included.get(hand_number, False):
-            return " · shuffle verified, your entropy included ✓"
-        return " · shuffle verified ✓"
+            return _(" · shuffle verified, your entropy included ✓")
+        return _(" · shuffle verified ✓")
 
     def _send_entropy(self, table: str, hand_number: int) -> None:
         """Mix a value of our own into the hand's shuffle (sent after its commitment)."""
@@ -271,7 +284,7 @@ class Model(ModelBase):
         self.game.over(message)
         self.selection.clear_typed()
         if message.winner is None:
-            self.say("The game is over.")
+            self.say(_("The game is over."))
 
     def _on_ack(self, message: m.Ack) -> None:
         self.game.acked(message.seq)
@@ -282,7 +295,7 @@ class Model(ModelBase):
             # the server forgot us (it keeps no session that never sat down, e.g. a
             # spectator's, across a restart): start a new one; nothing for the player to do
             self.link.forget_session()
-            self.say("The server did not know our session: starting a new one.")
+            self.say(_("The server did not know our session: starting a new one."))
             self.send(
                 m.Hello(
                     protocol_version=m.PROTOCOL_VERSION,
@@ -291,8 +304,10 @@ class Model(ModelBase):
                 )
             )
             return
-        text = safe_text(message.message)
+        text = error_text(message.code, safe_text(message.message))
         self.flash = f"{text} ({message.code})"
+        if message.code == "illegal_action":
+            self.refusal = self.flash
         self.say(f"! {text}")
         if message.request == "action" or message.code in (
             "illegal_action",
@@ -311,14 +326,20 @@ class Model(ModelBase):
             ):  # nothing changed on the server: the turn is still ours, choose again
                 self._on_your_turn(last)
         if message.code == "unsupported_version":
-            self.connection_failed(f"the server refused our protocol version: {text}", final=True)
+            self.connection_failed(
+                _("the server refused our protocol version: {text}").format(text=text), final=True
+            )
             return
         if message.code == "banned":  # coming back would only be refused again
-            self.connection_failed(f"the host of this server banned you: {text}", final=True)
+            self.connection_failed(
+                _("the host of this server banned you: {text}").format(text=text), final=True
+            )
             return
         if not self.welcomed_once and message.code not in ("bad_token", "rate_limited"):
             # refused before any welcome: no session will come of this connection
-            self.connection_failed(f"the server refused our hello: {text}", final=True)
+            self.connection_failed(
+                _("the server refused our hello: {text}").format(text=text), final=True
+            )
             return
         if self.screen is Screen.CONNECTING and message.code in ("unknown_table", "table_full"):
             self.screen = Screen.LOBBY
@@ -362,10 +383,10 @@ class Model(ModelBase):
             path.write_text(message.record_json, encoding="utf-8")
         except OSError as error:
             self.game.recorded(message.record_json, None)
-            self.flash = f"cannot save the record: {error}"
+            self.flash = _("cannot save the record: {error}").format(error=error)
             return
         self.game.recorded(message.record_json, path)
-        self.say(f"Record saved: {path.name}")
+        self.say(_("Record saved: {file}").format(file=path.name))
 
     def _on_left(self, message: m.Left) -> None:
         if self.table is not None and self.table.code == message.table:
@@ -373,5 +394,5 @@ class Model(ModelBase):
             self.selection.clear_typed()
             self.overlay = None
             self.screen = Screen.LOBBY
-            self.say(f"Left table {message.table}.")
+            self.say(_("Left table {code}.").format(code=message.table))
             self.send(m.ListTables())

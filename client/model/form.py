@@ -15,6 +15,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Literal
 
+from client.i18n import _
 from client.rules import field_value_text
 from engine import PRESETS, EngineError, RuleSet
 
@@ -67,9 +68,9 @@ class CreateForm:
         if name == "preset":
             return self.preset
         if name == "private":
-            return "yes" if self.private else "no"
+            return _("yes") if self.private else _("no")
         if name == "bot":
-            return self.bot or "none (wait for a player)"
+            return _(self.bot) if self.bot else _("none (wait for a player)")
         return field_value_text(name, getattr(self.rules, name))
 
     def overrides(self) -> dict[str, int | bool | str | None]:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import Card, EngineError
+from client.cardwords import card_keys, is_suit_letter, read_card
+from client.i18n import _, language
+from engine import Card
 
 __all__ = ["CARD_KEYS", "SUIT_ORDER", "Selection", "hand_order"]
 
 SUIT_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: colours alternate
-CARD_KEYS = frozenset("0123456789tjqkacdhsTJQKACDHS")
+CARD_KEYS = card_keys("en")  # the English letters; card_keys(language) adds the language's
 
 
 def hand_order(cards: Sequence[Card]) -> list[Card]:
@@ -70,17 +72,19 @@ class Selection:
     def type_card(self, key: str) -> tuple[Card | None, str]:
         """Feed ``key`` to the typed card: the card once one is complete, and what to
         say when the text is not a card (``qs``, ``10h`` and ``th`` are cards)."""
-        if key not in CARD_KEYS:
+        code = language()
+        if key not in card_keys(code):
             return None, ""
         self.typed = (self.typed + key.lower())[-3:]
-        if self.typed[-1] in "cdhs" and len(self.typed) >= 2:
+        if is_suit_letter(self.typed[-1], code) and len(self.typed) >= 2:
             text, self.typed = self.typed, ""
             for start in range(len(text) - 1):
-                try:
-                    return Card.parse(text[start:]), ""
-                except EngineError:
-                    continue
-            return None, f"{text!r} is not a card; type e.g. qs or 10h"
+                card = read_card(text[start:], code)
+                if card is not None:
+                    return card, ""
+            return None, _("{text!r} is not a card; type e.g. {example}").format(
+                text=text, example=_("qs or 10h")
+            )
         return None, ""
 
     def type_bid(self, digit: str) -> None:
@@ -106,7 +110,7 @@ class Selection:
         if card in self.picks:
             self.picks.discard(card)
         elif len(self.picks) >= limit:
-            return f"At most {limit} cards; Space on a picked card drops it."
+            return _("At most {limit} cards; Space on a picked card drops it.").format(limit=limit)
         else:
             self.picks.add(card)
         return ""

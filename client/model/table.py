@@ -13,6 +13,7 @@ import secrets
 import time
 from pathlib import Path
 
+from client.i18n import _
 from client.state import OutOfStep, fold, fold_events
 from engine import Bid, Card, Exchange, Phase, Play, PlayerAction, PlayerView, verify
 from engine import HandResult as EngineHandResult
@@ -204,14 +205,14 @@ class Table:
         """The ``action`` message for the pending turn, or why it may not be sent."""
         turn, info = self.turn, self.info
         if turn is None or info is None:
-            return "It is not your turn."
+            return _("It is not your turn.")
         if isinstance(action, Exchange):
             limit = turn.exchange_max or 0
             held = set(self.view.hand) if self.view is not None else set()
             if len(action.cards) > limit or not set(action.cards) <= held:
-                return f"Pick at most {limit} of your cards."
+                return _("Pick at most {limit} of your cards.").format(limit=limit)
         elif action not in self.legal:
-            return "That is not a legal move now."
+            return _("That is not a legal move now.")
         seq = self.seq.get(info.code, self.seq_base) + 1
         self.seq[info.code] = seq
         act = m.Act(code=info.code, action=action_message(action), version=turn.version, seq=seq)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line, clip
+from client.i18n import _
 from client.model.core import Model, Overlay
 
 __all__ = ["BEFORE_GAME_OVER", "OPENS_WITH", "keys", "lines", "open_window", "title"]
@@ -19,15 +20,15 @@ def open_window(model: Model) -> None:
 
 
 def title(model: Model) -> str:
-    return "Chat (others muted)" if model.chat.muted else "Chat"
+    return _("Chat (others muted)") if model.chat.muted else _("Chat")
 
 
 def lines(model: Model, size: Dims) -> list[Line]:
     shown = list(model.chat.lines)[-8:]
     out: list[Line] = [[("class:log", " " + clip(line, 60))] for line in shown]
     out.append([])
-    out.append([("", " say: "), ("class:head", model.chat.entry + "▏")])
-    out.append([("class:dim", " Enter sends · /mute, /unmute · /report TEXT: to the host")])
+    out.append([("", " " + _("say:") + " "), ("class:head", model.chat.entry + "▏")])
+    out.append([("class:dim", " " + _("Enter sends · /mute, /unmute · /report TEXT: to the host"))])
     return out
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from client.cardwords import suit_letters
 from client.draw import Dims, Line, cards, count
+from client.i18n import _, language
 from client.model.core import Model, Overlay
 from client.model.selection import SUIT_ORDER
 from client.overlays.common import closes_or_passes
@@ -22,24 +24,27 @@ def open_window(model: Model) -> None:
 
 
 def title(model: Model) -> str:
-    return "The pile: cards you saw go to it"
+    return _("The pile: cards you saw go to it")
 
 
 def lines(model: Model, size: Dims) -> list[Line]:
     view = model.view
     if view is None or view.seat is None:
-        return [[("class:dim", " A spectator sees no draft cards.")]]
+        return [[("class:dim", " " + _("A spectator sees no draft cards."))]]
     seen_cards = pile_cards(view)
-    symbols = "SHCD" if model.settings.ascii_cards else "♠♥♣♦"
+    letters = suit_letters(language()).upper()
+    symbols = (
+        letters[3] + letters[2] + letters[0] + letters[1] if model.settings.ascii_cards else "♠♥♣♦"
+    )
     lines: list[Line] = []
     for symbol, suit in zip(symbols, SUIT_ORDER, strict=True):
         row = [c for c in seen_cards if c.suit == suit]
         lines.append([("", f"  {symbol}  "), *cards(model, row)])
     lines.append([])
-    seen = f" {count(len(seen_cards))} seen in the draft"
+    seen = " " + _("{cards} seen in the draft").format(cards=count(len(seen_cards)))
     if view.rules.blind_nil:  # only then can a pile card come back into a hand
-        lines.append([("class:dim", seen + "; the other seat may")])
-        lines.append([("class:dim", " have drawn some of them in a blind nil exchange.")])
+        lines.append([("class:dim", seen + _("; the other seat may"))])
+        lines.append([("class:dim", " " + _("have drawn some of them in a blind nil exchange."))])
     else:
         lines.append([("class:dim", seen + ".")])
     return lines

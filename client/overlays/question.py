@@ -7,6 +7,7 @@ which keys answer it.
 from __future__ import annotations
 
 from client.draw import Dims, Line
+from client.i18n import _
 from client.model.core import Model, Overlay
 from protocol import messages as m
 
@@ -34,29 +35,29 @@ def open_window(model: Model) -> None:
 
 
 def title(model: Model) -> str:
-    return "Leave the table?" if model.overlay is Overlay.LEAVE else "Quit spades?"
+    return _("Leave the table?") if model.overlay is Overlay.LEAVE else _("Quit spades?")
 
 
 def lines(model: Model, size: Dims) -> list[Line]:
     if model.overlay is Overlay.LEAVE:
         return [
-            [("", " The game is not over: leaving gives up your seat and")],
-            [("", " FORFEITS the game.")],
+            [("", " " + _("The game is not over: leaving gives up your seat and"))],
+            [("", " " + _("FORFEITS the game."))],
             [],
-            [("class:head", " y = yes, leave and forfeit     n or Esc = no, stay")],
+            [("class:head", " " + _("y = yes, leave and forfeit     n or Esc = no, stay"))],
         ]
     if model.local:
         return [
-            [("", " This game runs inside this program: quitting ends it.")],
+            [("", " " + _("This game runs inside this program: quitting ends it."))],
             [],
-            [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
+            [("class:head", " " + _("y or Ctrl-C = yes, quit     n or Esc = no, stay"))],
         ]
     return [
-        [("", " The game goes on without you:")],
+        [("", " " + _("The game goes on without you:"))],
         [("", " " + hold_text(model))],
-        [("", " Run the same command again to take your seat back.")],
+        [("", " " + _("Run the same command again to take your seat back."))],
         [],
-        [("class:head", " y or Ctrl-C = yes, quit     n or Esc = no, stay")],
+        [("class:head", " " + _("y or Ctrl-C = yes, quit     n or Esc = no, stay"))],
     ]
 
 
@@ -73,17 +74,17 @@ def keys(model: Model, key: str) -> bool:
         model.close()
         model.notify("")
     else:
-        model.notify("Answer the question: y = yes, n = no.")
+        model.notify(_("Answer the question: y = yes, n = no."))
     return True
 
 
 def hold_text(model: Model) -> str:
     table = model.table
     if table is None:
-        return "your seat is held."
-    then = {
-        "bot": "then the bot plays for you",
-        "wait": "then the game waits for you",
-        "forfeit": "then you forfeit",
-    }.get(table.on_hold_expiry, "")
-    return f"your seat is held {table.hold_seconds} s, {then}."
+        return _("your seat is held.")
+    text = {
+        "bot": _("your seat is held {seconds} s, then the bot plays for you."),
+        "wait": _("your seat is held {seconds} s, then the game waits for you."),
+        "forfeit": _("your seat is held {seconds} s, then you forfeit."),
+    }.get(table.on_hold_expiry, _("your seat is held {seconds} s."))
+    return text.format(seconds=table.hold_seconds)

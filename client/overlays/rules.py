@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line, wrap
+from client.i18n import _, language
 from client.model.core import Model, Overlay
 from client.overlays.common import closes_or_passes
-from client.rules import describe_rules
+from client.rules import describe_rules, rules_document
 from protocol.convert import rules_from_message
 
 __all__ = ["BEFORE_GAME_OVER", "OPENS_WITH", "keys", "lines", "open_window", "title"]
@@ -22,19 +23,20 @@ def open_window(model: Model) -> None:
 
 
 def title(model: Model) -> str:
-    return "Rules at this table"
+    return _("Rules at this table")
 
 
 def lines(model: Model, size: Dims) -> list[Line]:
     table = model.table
     rules = table.rules if table is not None else None
     if rules is None:
-        return [[("class:dim", " No table: the rules are those of the table you sit at.")]]
+        return [[("class:dim", " " + _("No table: the rules are those of the table you sit at."))]]
     lines: list[Line] = []
     for paragraph in describe_rules(rules_from_message(rules)):
-        for part in wrap(paragraph, 70):
+        for part in wrap(paragraph, 72):
             lines.append([("", " " + part)])
-    lines.append([("class:dim", " (docs/rules.md has them in full)")])
+    full = _("({document} has them in full)").format(document=rules_document(language()))
+    lines.append([("class:dim", " " + full)])
     return lines
 
 

@@ -4,6 +4,7 @@ the table when the terminal is wide enough."""
 from __future__ import annotations
 
 from client.draw import Dims, Line, clip, pad
+from client.i18n import _, pgettext
 from client.model.core import Model, Overlay
 from client.overlays.common import closes_or_passes
 
@@ -20,7 +21,7 @@ def open_window(model: Model) -> None:
 
 
 def title(model: Model) -> str:
-    return "Score sheet"
+    return _("Score sheet")
 
 
 def lines(model: Model, size: Dims) -> list[Line]:
@@ -31,21 +32,28 @@ def keys(model: Model, key: str) -> bool:
     return closes_or_passes(model, key)
 
 
+_WIDTHS = (4, 2, 4, 5, 5, 6)  # the columns of one seat: bid, tricks, bags, penalty, points, total
+
+
 def sheet_lines(model: Model) -> list[Line]:
     """Every hand, you first: bid, tricks taken, bags added, bag penalty, the hand's
     points (penalty included) and the running total, so each line explains itself."""
     me = model.my_seat if model.my_seat is not None else 0
     order = (me, 1 - me)
     penalty = model.view.rules.bag_penalty if model.view else 100
-    cell = " {:>3} {:>2} {:>4} {:>5} {:>5} {:>6}"
+    cell = " {} {:>2} {:>4} {:>5} {:>5} {:>6}"  # the bid comes padded by its width
     first, second = (clip(model.seat_name(s), 30) for s in order)
+    # the column heads are padded by their width on screen (a Japanese head is two wide)
+    heads = (pgettext("score sheet", "bid"), _("tk"), _("bags"), _("pen"), _("pts"), _("total"))
+    head_cells = "".join(" " + pad(h, w, right=True) for h, w in zip(heads, _WIDTHS, strict=True))
     lines: list[Line] = [
-        [("class:head", f" {'':>4} {pad(first, 30)} │ {second}")],
+        [("class:head", f" {'':>4} {pad(first, 31)} │ {second}")],
         [
             (
                 "class:head",
-                f" {'hand':>4}"
-                + " │".join([cell.format("bid", "tk", "bags", "pen", "pts", "total")] * 2),
+                " "
+                + pad(pgettext("score sheet", "hand"), 4, right=True)
+                + " │".join([head_cells] * 2),
             )
         ],
     ]
@@ -53,11 +61,11 @@ def sheet_lines(model: Model) -> list[Line]:
         cells = []
         for seat in order:
             bid = result.bids[seat]
-            bid_text = "bn" if result.blind_nil[seat] else ("nil" if bid == 0 else str(bid))
+            bid_text = _("bn") if result.blind_nil[seat] else (_("nil") if bid == 0 else str(bid))
             pen = -result.bag_penalties[seat] * penalty
             cells.append(
                 cell.format(
-                    bid_text,
+                    pad(bid_text, _WIDTHS[0], right=True),
                     result.tricks[seat],
                     f"+{result.bags_added[seat]}",
                     pen if pen else "",
@@ -70,14 +78,15 @@ def sheet_lines(model: Model) -> list[Line]:
             ok = "ok" if ok == "✓" else "!!"
         lines.append([("", f" {result.hand_number:>4}" + " │".join(cells) + f" {ok}")])
     if not model.results:
-        lines.append([("class:dim", " no hand finished yet")])
+        lines.append([("class:dim", " " + _("no hand finished yet"))])
     else:
         lines.append([])
         lines.append(
             [
                 (
                     "class:dim",
-                    " tk tricks · bags overtricks · pen bag penalty · pts the hand's points",
+                    " "
+                    + _("tk tricks · bags overtricks · pen bag penalty · pts the hand's points"),
                 )
             ]
         )

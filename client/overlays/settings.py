@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line
+from client.i18n import LANGUAGE_NAMES, _
 from client.model.core import Model, Overlay
 from client.model.settings import Settings
 
@@ -19,20 +20,25 @@ def open_window(model: Model) -> None:
 
 
 def title(model: Model) -> str:
-    return "Settings"
+    return _("Settings")
 
 
 def lines(model: Model, size: Dims) -> list[Line]:
     out: list[Line] = []
-    for index, (name, label) in enumerate(Settings.ITEMS):
+    for index, (name, english) in enumerate(Settings.ITEMS):
         style = "class:overlay.sel" if index == model.settings_row else ""
+        label = _(english)
         if name == "trick_pause":
             out.append([(style, f" [{model.settings.trick_pause:.1f} s] {label}")])
+            continue
+        if name == "language":
+            chosen = LANGUAGE_NAMES.get(model.settings.language, model.settings.language)
+            out.append([(style, f" [{chosen}] {label}")])
             continue
         on = bool(getattr(model.settings, name))
         out.append([(style, f" [{'x' if on else ' '}] {label}")])
     out.append([])
-    out.append([("class:dim", " ↑/↓ choose · Enter or Space toggles")])
+    out.append([("class:dim", " " + _("↑/↓ choose · Enter or Space toggles"))])
     return out
 
 

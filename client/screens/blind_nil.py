@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line
+from client.i18n import _
 from client.model.core import Model
 from client.screens.frame import idle_keys
 from engine import BlindNil, PlayerView
@@ -13,25 +14,36 @@ __all__ = ["centre", "keys", "prompt"]
 def prompt(model: Model) -> str:
     if model.turn is None:
         return ""
-    return "Your turn: y declare BLIND NIL · n no blind nil"
+    return _("Your turn: y declare BLIND NIL · n no blind nil")
 
 
 def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
     bonus = view.rules.blind_nil_bonus
     if model.turn is None:
         who = model.seat_name(view.current_player or 0)
-        return [[("", f"   {who} is deciding on blind nil…")]]
+        return [[("", "   " + _("{name} is deciding on blind nil…").format(name=who))]]
     lines: list[Line] = [
-        [("class:head", "   BLIND NIL?")],
-        [("", "   Declare before you see a single card:")],
-        [("", f"   +{bonus} if you take no trick, -{bonus} if you take any;")],
-        [("", f"   then exchange up to {view.rules.blind_nil_exchange} cards.")],
+        [("class:head", "   " + _("BLIND NIL?"))],
+        [("", "   " + _("Declare before you see a single card:"))],
+        [
+            (
+                "",
+                "   "
+                + _("+{bonus} if you take no trick, -{bonus} if you take any;").format(bonus=bonus),
+            )
+        ],
+        [
+            (
+                "",
+                "   " + _("then exchange up to {n} cards.").format(n=view.rules.blind_nil_exchange),
+            )
+        ],
         [],
     ]
     if BlindNil(True) in model.legal:
-        lines.append([("class:turn", "   y = declare blind nil    n = no")])
+        lines.append([("class:turn", "   " + _("y = declare blind nil    n = no"))])
     else:
-        lines.append([("class:dim", "   You may not declare it now (score rule): n")])
+        lines.append([("class:dim", "   " + _("You may not declare it now (score rule): n"))])
     return lines
 
 
@@ -42,7 +54,7 @@ def keys(model: Model, key: str) -> bool:
         if BlindNil(True) in model.legal:
             model.act(BlindNil(True))
         else:
-            model.notify("You may not declare blind nil now.")
+            model.notify(_("You may not declare blind nil now."))
     elif key in ("n", "enter"):
         model.act(BlindNil(False))
     else:

@@ -3,34 +3,50 @@
 from __future__ import annotations
 
 from client.draw import MAIN_WIDTH, Dims, Line, wrap
+from client.i18n import _
 from client.model.core import Model
 
 __all__ = ["keys", "main", "prompt"]
 
 
 def prompt(model: Model) -> str:
-    return "Connecting…"
+    return _("Connecting…")
 
 
 def main(model: Model, size: Dims) -> list[Line]:
-    url = f" to {model.url}" if model.url else ""
     link = model.link
     if link.given_up:
+        failed = (
+            _("Could not connect to {url}").format(url=model.url)
+            if model.url
+            else _("Could not connect")
+        )
         return [
             [("", "")],
-            [("class:bad", f"  Could not connect{url}")],
+            [("class:bad", f"  {failed}")],
             [("", "")],
             *[[("", "  " + part)] for part in wrap(link.error, MAIN_WIDTH - 3)],
             [("", "")],
-            [("class:dim", "  q or Ctrl-C quits")],
+            [("class:dim", "  " + _("q or Ctrl-C quits"))],
         ]
-    lines: list[Line] = [[("", "")], [("class:head", f"  Connecting{url}…")]]
+    going = _("Connecting to {url}…").format(url=model.url) if model.url else _("Connecting…")
+    lines: list[Line] = [[("", "")], [("class:head", f"  {going}")]]
     if link.error:
         attempt, of = link.attempt
         lines.append([("", "")])
         for part in wrap(link.error, MAIN_WIDTH - 3):
             lines.append([("class:bad", "  " + part)])
-        lines.append([("class:dim", f"  attempt {attempt} of {of} failed; trying again…")])
+        lines.append(
+            [
+                (
+                    "class:dim",
+                    "  "
+                    + _("attempt {attempt} of {of} failed; trying again…").format(
+                        attempt=attempt, of=of
+                    ),
+                )
+            ]
+        )
     return lines
 
 

@@ -4,6 +4,7 @@ every rule; ↑/↓ field, ←/→ change, digits type a number, Enter creates."
 from __future__ import annotations
 
 from client.draw import Dims, Line, pad
+from client.i18n import _
 from client.model.core import Model
 from client.rules import FIELD_LABELS
 from client.screens.account import rated_lines, rated_wanted
@@ -13,7 +14,7 @@ __all__ = ["keys", "lines", "title"]
 
 
 def title(model: Model) -> str:
-    return "Create a table"
+    return _("Create a table")
 
 
 def lines(model: Model, size: Dims) -> list[Line]:
@@ -21,10 +22,10 @@ def lines(model: Model, size: Dims) -> list[Line]:
     out: list[Line] = []
     for index, name in enumerate(form.rows()):
         style = "class:overlay.sel" if index == form.row else ""
-        label = FIELD_LABELS.get(name, name)
-        out.append([(style, f" {pad(label, 33)} {pad(form.value_text(name), 26)}")])
+        label = _(FIELD_LABELS[name]) if name in FIELD_LABELS else name
+        out.append([(style, f" {pad(label, 44)} {pad(form.value_text(name), 27)}")])
     out.extend(rated_lines(model))  # signed in: R toggles a rated game (screens/account.py)
-    hint = " ↑/↓ field · ←/→ change · digits type a number · Enter creates"
+    hint = " " + _("↑/↓ field · ←/→ change · digits type a number · Enter creates")
     out.append([("class:bad", " " + form.error)] if form.error else [("class:dim", hint)])
     return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line, beside, big_card
+from client.i18n import _
 from client.model.core import Model
 from client.screens.frame import idle_keys
 from engine import Discard, Keep, PlayerView
@@ -13,7 +14,7 @@ __all__ = ["centre", "keys", "prompt"]
 def prompt(model: Model) -> str:
     if model.turn is None:
         return ""
-    return "Your turn: k keep the card · d discard it and take the next"
+    return _("Your turn: k keep the card · d discard it and take the next")
 
 
 def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
@@ -24,20 +25,32 @@ def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
         [
             (
                 "class:dim",
-                f"Turns left: {model.seat_name(me).replace('You', 'you')}"
-                f" {turns_left[0]}, {model.seat_name(opp)} {turns_left[1]}",
+                _("Turns left: {me} {mine}, {name} {theirs}").format(
+                    me=_("you") if view.seat is not None else model.seat_name(me),
+                    mine=turns_left[0],
+                    name=model.seat_name(opp),
+                    theirs=turns_left[1],
+                ),
             )
         ],
-        [("class:dim", f"Stock {view.stock_left} · pile {view.pile_size}")],
+        [
+            (
+                "class:dim",
+                _("Stock {stock} · pile {pile}").format(stock=view.stock_left, pile=view.pile_size),
+            )
+        ],
     ]
     if model.turn is not None and model.turn.phase == "draft":
-        see = "see" if view.rules.see_card_after_keep else "don't see"
+        if view.rules.see_card_after_keep:
+            see = _("the pile; you see it)")
+        else:
+            see = _("the pile; you don't see it)")
         info: list[Line] = [
-            [("class:head", "Card on offer")],
+            [("class:head", _("Card on offer"))],
             [],
-            [("class:turn", "k"), ("", " keep it  (next card goes to")],
-            [("", f"   the pile; you {see} it)")],
-            [("class:turn", "d"), ("", " discard it, take the next")],
+            [("class:turn", "k"), ("", " " + _("keep it  (next card goes to"))],
+            [("", f"   {see}")],
+            [("class:turn", "d"), ("", " " + _("discard it, take the next"))],
             [],
             *facts,
         ]
@@ -45,7 +58,17 @@ def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
     drafter = view.current_player
     who = model.seat_name(drafter) if drafter is not None else "?"
     return [
-        [("", f"   Draft: {who} {'are' if who == 'You' else 'is'} choosing…")],
+        [
+            (
+                "",
+                "   "
+                + (
+                    _("Draft: you are choosing…")
+                    if drafter is not None and drafter == view.seat
+                    else _("Draft: {name} is choosing…").format(name=who)
+                ),
+            )
+        ],
         [],
         *[[("", "   "), *fact] for fact in facts],
     ]

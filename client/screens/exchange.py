@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line
+from client.i18n import _
 from client.model.core import Model
 from client.screens.frame import idle_keys
 from engine import Card, Exchange, PlayerView
@@ -18,20 +19,23 @@ def prompt(model: Model) -> str:
     left = model.turn_seconds_left()
     if left is not None:
         typed += f"  ⏱ {left:.0f}s"
-    return f"Pick up to {turn.exchange_max} cards: Space/type a card · Enter gives them{typed}"
+    text = _("Pick up to {n} cards: Space/type a card · Enter gives them")
+    return text.format(n=turn.exchange_max) + typed
 
 
 def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
     turn = model.turn
     if turn is None:
-        return [[("", f"   {model.seat_name(view.current_player or 0)} exchanging…")]]
+        who = model.seat_name(view.current_player or 0)
+        return [[("", "   " + _("{name} exchanging…").format(name=who))]]
+    give = _("Give up to {n} cards face down; you get as many").format(n=turn.exchange_max)
     return [
-        [("class:head", "   Blind nil exchange")],
-        [("", f"   Give up to {turn.exchange_max} cards face down; you get as many")],
-        [("", "   drawn at random from the discard pile.")],
+        [("class:head", "   " + _("Blind nil exchange"))],
+        [("", "   " + give)],
+        [("", "   " + _("drawn at random from the discard pile."))],
         [],
-        [("", "   Space or type a card (qs, 10h) to pick or drop it,")],
-        [("", "   Enter to give the picked cards (none is fine).")],
+        [("", "   " + _("Space or type a card (qs, 10h) to pick or drop it,"))],
+        [("", "   " + _("Enter to give the picked cards (none is fine)."))],
     ]
 
 
@@ -55,7 +59,7 @@ def keys(model: Model, key: str) -> bool:
         if problem:
             model.notify(problem)
         if card is not None and card not in cards:
-            model.notify(f"You do not hold {model.card_text(card)}.")
+            model.notify(_("You do not hold {card}.").format(card=model.card_text(card)))
             return True
     if card is None:
         return key == "space" or len(key) == 1

@@ -7,6 +7,9 @@ table while it is not your turn (the cursor still moves over your hand).
 
 from __future__ import annotations
 
+from prompt_toolkit.utils import get_cwidth
+
+from client.cardwords import suit_letters
 from client.draw import (
     MAIN_WIDTH,
     SUIT_CLASS,
@@ -19,6 +22,7 @@ from client.draw import (
     clip,
     count,
 )
+from client.i18n import _, language
 from client.model.core import Model
 from client.model.selection import SUIT_ORDER, hand_order
 from engine import Card, Phase, PlayerView
@@ -32,7 +36,7 @@ def idle_keys(model: Model, key: str) -> bool:
     if key == "enter" and model.pausing:
         model.end_pause()  # seen the trick: go on without waiting out the pause
     elif key == "enter":
-        model.notify("Not your turn yet.")
+        model.notify(_("Not your turn yet."))
     elif key in ("left", "right", "up", "down"):
         model.selection.move(key, model.hand_cards())
     else:
@@ -50,30 +54,35 @@ def _seat_header(model: Model, seat: int, view: PlayerView) -> Line:
     me = seat == view.seat
     line: Line = [("class:head", f" {'▼' if me else '▲'} {name}")]
     if me:
-        line.append(("class:dim", " (you)"))
+        line.append(("class:dim", " " + _("(you)")))
     if info.kind == "bot" and not me:
-        line.append(("class:dim", f" · bot {info.bot_level or ''}".rstrip()))
+        level = _(info.bot_level) if info.bot_level else ""
+        line.append(("class:dim", (" · " + _("bot") + f" {level}").rstrip()))
     elif info.kind == "human" and not me:
         if info.connected:
-            line.append(("class:good", " ● online"))
+            line.append(("class:good", " ● " + _("online")))
         elif info.bot_standing_in:
-            line.append(("class:bad", " ○ dropped, bot plays"))
+            line.append(("class:bad", " ○ " + _("dropped, bot plays")))
         else:
             left = model.hold_left(seat)
-            held = f", held {left:.0f}s" if left is not None else ""
-            line.append(("class:bad", f" ○ dropped{held}"))
+            if left is not None:
+                held = _("dropped, held {seconds}s").format(seconds=f"{left:.0f}")
+            else:
+                held = _("dropped")
+            line.append(("class:bad", f" ○ {held}"))
     elif info.kind == "empty":
-        line.append(("class:dim", " · empty seat"))
+        line.append(("class:dim", " · " + _("empty seat")))
     if view.current_player == seat:
-        line.append(("class:turn", " ◆ to move"))
+        line.append(("class:turn", " ◆ " + _("to move")))
     return line
 
 
 def _stats(view: PlayerView, seat: int) -> Line:
     if view.phase in (Phase.PLAY, Phase.HAND_OVER) or any(b is not None for b in view.bids):
         bid = bid_text(view, seat)
-        return [("class:dim", f"  bid {bid}, won {view.tricks_won[seat]}")]
-    return [("class:dim", f"  drafted {view.draft_turns[seat]}/13")]
+        text = _("bid {bid}, won {won}").format(bid=bid, won=view.tricks_won[seat])
+        return [("class:dim", f"  {text}")]
+    return [("class:dim", "  " + _("drafted {turns}/13").format(turns=view.draft_turns[seat]))]
 
 
 def table_lines(model: Model, view: PlayerView, size: Dims, centre: list[Line]) -> list[Line]:
@@ -121,7 +130,7 @@ def _hand_lines(model: Model, view: PlayerView) -> list[Line]:
     legal = model.legal_cards()
     playing = model.turn is not None and model.turn.phase == "play"
     exchanging = model.turn is not None and model.turn.phase == "exchange"
-    symbols = "CDHS" if model.settings.ascii_cards else "♣♦♥♠"
+    symbols = suit_letters(language()).upper() if model.settings.ascii_cards else "♣♦♥♠"
     lines: list[Line] = []
     for suit in SUIT_ORDER:
         suited = sorted((c for c in view.hand if c.suit == suit), key=lambda c: -c.rank)
@@ -156,11 +165,11 @@ def _info_lines(model: Model, view: PlayerView) -> list[Line]:
     lines: list[Line] = []
     if view.phase in (Phase.DRAFT, Phase.EXCHANGE, Phase.BIDDING) and view.seat is not None:
         known = pile_cards(view)
-        label = "   pile (p): "
-        room = MAIN_WIDTH - len(label) - 2
+        label = "   " + _("pile (p):") + " "
+        room = MAIN_WIDTH - get_cwidth(label) - 2
         shown: list[Card] = []
         for seen in known:
-            if sum(len(model.card_text(c)) + 1 for c in [*shown, seen]) > room:
+            if sum(get_cwidth(model.card_text(c)) + 1 for c in [*shown, seen]) > room:
                 break
             shown.append(seen)
         more = [("class:dim", " …")] if len(shown) < len(known) else []
@@ -168,20 +177,20 @@ def _info_lines(model: Model, view: PlayerView) -> list[Line]:
         if view.exchange_given or view.exchange_received:
             lines.append(
                 [
-                    ("class:dim", "   gave "),
+                    ("class:dim", "   " + _("gave") + " "),
                     *cards(model, view.exchange_given),
-                    ("class:dim", " · got "),
+                    ("class:dim", " · " + _("got") + " "),
                     *cards(model, view.exchange_received),
                 ]
             )
     if model.turn is not None and model.turn.phase == "exchange":
         picks = sorted(model.picks, key=lambda c: (SUIT_ORDER.index(c.suit), -c.rank))
-        lines.append([("class:head", "   to give: "), *cards(model, picks, "none")])
+        lines.append([("class:head", "   " + _("to give:") + " "), *cards(model, picks, _("none"))])
     if view.phase is Phase.PLAY and view.tricks:
         last = view.tricks[-1]
         lines.append(
             [
-                ("class:dim", f"   last trick: {model.seat_name(last.leader)} "),
+                ("class:dim", "   " + _("last trick:") + f" {model.seat_name(last.leader)} "),
                 card(model, last.cards[0]),
                 ("class:dim", f", {model.seat_name(1 - last.leader)} "),
                 card(model, last.cards[1]),

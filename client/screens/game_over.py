@@ -6,6 +6,7 @@ from __future__ import annotations
 from prompt_toolkit.utils import get_cwidth
 
 from client.draw import MAIN_WIDTH, Dims, Line, clip
+from client.i18n import _
 from client.model.core import Model
 from engine import PlayerView
 from protocol import messages as m
@@ -16,8 +17,8 @@ __all__ = ["centre", "keys", "prompt"]
 def prompt(model: Model) -> str:
     table = model.table
     if table is not None and table.your_seat is None:
-        return "Game over: l leave · s save the record · a analysis · Tab score sheet"
-    return "Game over: r rematch · l leave · s save the record · a analysis · Tab scores"
+        return _("Game over: l leave · s save the record · a analysis · Tab score sheet")
+    return _("Game over: r rematch · l leave · s save the record · a analysis · Tab scores")
 
 
 def keys(model: Model, key: str) -> bool:
@@ -25,10 +26,10 @@ def keys(model: Model, key: str) -> bool:
     if table is None:
         return False
     if key == "r" and table.your_seat is None:
-        model.notify("Watching: there is no rematch to ask for.")
+        model.notify(_("Watching: there is no rematch to ask for."))
     elif key == "r":
         model.send(m.Rematch(code=table.code))
-        model.say("You asked for a rematch.")
+        model.say(_("You asked for a rematch."))
     elif key == "l":
         model.send(m.Leave(code=table.code))
     elif key in ("s", "a"):
@@ -37,7 +38,7 @@ def keys(model: Model, key: str) -> bool:
             model.send(m.GetRecord(record_id=record_id))
             model.want_analysis(key == "a")  # analysed once the record is here
         else:
-            model.notify("No record yet.")
+            model.notify(_("No record yet."))
     else:
         return False
     return True
@@ -49,21 +50,25 @@ def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
     scores = (over.scores[0].score, over.scores[1].score) if over else view.scores
     me = view.seat if view.seat is not None else 0
     if winner is None:
-        head = "The game is over."
-    else:  # the winner's name and score first
-        verb = "win" if winner == view.seat else "wins"
-        head = f"{model.seat_name(winner)} {verb} {scores[winner]} to {scores[1 - winner]}"
-        head += "!" if winner == view.seat else "."
+        head = _("The game is over.")
+    elif winner == view.seat:  # the winner's name and score first
+        head = _("You win {won} to {lost}!").format(won=scores[winner], lost=scores[1 - winner])
+    else:
+        head = _("{name} wins {won} to {lost}.").format(
+            name=model.seat_name(winner), won=scores[winner], lost=scores[1 - winner]
+        )
     if over is not None and over.reason == "forfeit":
-        head += " (by forfeit)"
+        head += " " + _("(by forfeit)")
     table = model.table
     asked = ""
     if table is not None and any(table.rematch):
-        asked = "Rematch asked by: " + ", ".join(
-            model.seat_name(s) for s in (0, 1) if table.rematch[s]
+        asked = (
+            _("Rematch asked by:")
+            + " "
+            + ", ".join(model.seat_name(s) for s in (0, 1) if table.rematch[s])
         )
     lines: list[Line] = [
-        [("class:turn", f"   GAME OVER · {clip(head, MAIN_WIDTH - 16)}")],
+        [("class:turn", clip("   " + _("GAME OVER") + f" · {head}", MAIN_WIDTH))],
         [],
         [
             (
@@ -76,14 +81,14 @@ def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
         [],
     ]
     if table is not None and table.your_seat is not None:
-        lines.append([("", "   r rematch · l leave the table · Tab score sheet")])
+        lines.append([("", "   " + _("r rematch · l leave the table · Tab score sheet"))])
     else:  # a spectator has no rematch to ask for
-        lines.append([("", "   l leave · Tab score sheet")])
+        lines.append([("", "   " + _("l leave · Tab score sheet"))])
     saved = model.saved_record
     if saved is None:
-        lines.append([("", "   s saves the game's record to a file")])
+        lines.append([("", "   " + _("s saves the game's record to a file"))])
     else:  # the file name whole, on a line of its own, to copy
-        lines.append([("", "   record saved, to replay it:")])
+        lines.append([("", "   " + _("record saved, to replay it:"))])
         command = f"   spades replay {saved.name}"
         if get_cwidth(command) <= MAIN_WIDTH:
             lines.append([("class:head", command)])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from client.draw import Dims, Line, clip, pad
+from client.i18n import _
 from client.model.core import RESULT_KEY_GRACE, Model
 from client.screens.frame import idle_keys
 from engine import HandResult as EngineHandResult
@@ -20,17 +21,17 @@ __all__ = ["centre", "keys", "lines", "prompt", "result_lines", "title", "window
 
 
 def prompt(model: Model) -> str:
-    return "Waiting for the next hand…"
+    return _("Waiting for the next hand…")
 
 
 def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
     if not model.results:
-        return [[("", "   Waiting for the next hand…")]]
+        return [[("", "   " + _("Waiting for the next hand…"))]]
     return result_lines(model, model.results[-1])[: size.centre]
 
 
 def title(model: Model) -> str:
-    return "Hand over" if model.results else "Hand result"
+    return _("Hand over") if model.results else _("Hand result")
 
 
 def lines(model: Model, size: Dims) -> list[Line]:
@@ -39,7 +40,7 @@ def lines(model: Model, size: Dims) -> list[Line]:
         return []
     out = result_lines(model, model.results[-1])
     out.append([])
-    out.append([("class:turn", "   Enter to continue")])
+    out.append([("class:turn", "   " + _("Enter to continue"))])
     return out
 
 
@@ -71,26 +72,31 @@ def result_lines(model: Model, result: EngineHandResult) -> list[Line]:
 
     def bid(seat: int) -> str:
         if result.blind_nil[seat]:
-            return "blind nil"
+            return _("blind nil")
         value = result.bids[seat]
-        return "nil" if value == 0 else str(value)
+        return _("nil") if value == 0 else str(value)
 
     ok = model.verified.get(result.hand_number, False)
     check = (
-        ("class:good", " shuffle verified ✓") if ok else ("class:bad", " shuffle NOT verified ✗")
+        ("class:good", " " + _("shuffle verified ✓"))
+        if ok
+        else ("class:bad", " " + _("shuffle NOT verified ✗"))
     )
     if ok and model.entropy_included.get(result.hand_number, False):
-        check = ("class:good", " shuffle verified, your entropy included ✓")
+        check = ("class:good", " " + _("shuffle verified, your entropy included ✓"))
     if model.settings.ascii_cards:
         check = (check[0], check[1].replace("✓", "OK").replace("✗", "!!"))
     penalty = model.view.rules.bag_penalty if model.view else 100
     return [
-        [("class:head", f"   Hand {result.hand_number} result ·"), check],
+        [
+            ("class:head", "   " + _("Hand {number} result ·").format(number=result.hand_number)),
+            check,
+        ],
         pair("", lambda s: clip(model.seat_name(s), 9), "class:head"),
-        pair("bid", bid),
-        pair("tricks", lambda s: str(result.tricks[s])),
-        pair("bags added", lambda s: f"+{result.bags_added[s]}"),
-        pair("bag penalty", lambda s: str(-result.bag_penalties[s] * penalty)),
-        pair("points", lambda s: f"{result.points[s]:+d}"),
-        pair("total (bags)", lambda s: f"{result.scores[s]} ({result.bags[s]})", "class:head"),
+        pair(_("bid"), bid),
+        pair(_("tricks"), lambda s: str(result.tricks[s])),
+        pair(_("bags added"), lambda s: f"+{result.bags_added[s]}"),
+        pair(_("bag penalty"), lambda s: str(-result.bag_penalties[s] * penalty)),
+        pair(_("points"), lambda s: f"{result.points[s]:+d}"),
+        pair(_("total (bags)"), lambda s: f"{result.scores[s]} ({result.bags[s]})", "class:head"),
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from client.draw import MAIN_WIDTH, Dims, Line, pad
 from client.i18n import _
 from client.model.core import Model, Overlay
+from client.rules import preset_text, status_text
 from client.screens import playnow
 from client.screens.account import lobby_lines
 from client.screens.account import open_window as open_account
@@ -20,26 +21,34 @@ ACCOUNT_KEYS = {"a": open_account, "m": open_profile, "b": open_board}
 
 
 def prompt(model: Model) -> str:
-    rest = "↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh"
+    rest = _("↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh")
     return _("p play now") + " · " + rest
 
 
 def main(model: Model, size: Dims) -> list[Line]:
     play_now = [("class:turn", "  " + _("Play now: press p to find an opponent"))]
-    lines: list[Line] = [play_now, [], [("class:head", "  Open tables")], []]
+    lines: list[Line] = [play_now, [], [("class:head", "  " + _("Open tables"))], []]
     if not model.lobby.tables:
-        lines.append([("class:dim", "  No open tables yet. Press c to create one")])
-        lines.append([("class:dim", "  (with the bot, or wait for a friend).")])
+        lines.append([("class:dim", "  " + _("No open tables yet. Press c to create one"))])
+        lines.append([("class:dim", "  " + _("(with the bot, or wait for a friend)."))])
     for index, summary in enumerate(model.lobby.tables[:14]):
-        seats = " vs ".join(
-            (safe_text(s.name or "") or (f"bot {s.bot_level}" if s.kind == "bot" else "?"))
+        seats = (" " + _("vs") + " ").join(
+            (
+                safe_text(s.name or "")
+                or (
+                    _("bot") + f" {_(s.bot_level) if s.bot_level else ''}"
+                    if s.kind == "bot"
+                    else "?"
+                )
+            )
             if s.kind != "empty"
-            else "(free)"
+            else _("(free)")
             for s in summary.seats
         )
+        preset = preset_text(safe_text(summary.preset or "")) or _("custom")
         text = (
-            f"  {pad(summary.code, 9)} {pad(safe_text(summary.preset or '') or 'custom', 13)}"
-            f"{pad(seats, 20)} {summary.status}"
+            f"  {pad(summary.code, 9)} {pad(preset, 13)}"
+            f"{pad(seats, 20)} {status_text(summary.status)}"
         )
         style = "class:overlay.sel" if index == model.lobby.row else ""
         lines.append([(style, pad(text, MAIN_WIDTH))])
@@ -78,14 +87,14 @@ def keys(model: Model, key: str) -> bool:
 
 
 def code_title(model: Model) -> str:
-    return "Join a table" if model.overlay is Overlay.JOIN else "Watch a table"
+    return _("Join a table") if model.overlay is Overlay.JOIN else _("Watch a table")
 
 
 def code_lines(model: Model, size: Dims) -> list[Line]:
-    verb = "join" if model.overlay is Overlay.JOIN else "watch"
+    go = _("Enter to join") if model.overlay is Overlay.JOIN else _("Enter to watch")
     return [
-        [("", " table code: "), ("class:head", model.lobby.code_entry + "▏")],
-        [("class:dim", " Enter to " + verb)],
+        [("", " " + _("table code:") + " "), ("class:head", model.lobby.code_entry + "▏")],
+        [("class:dim", " " + go)],
     ]
 
 

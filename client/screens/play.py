@@ -6,9 +6,10 @@ card that may not be played is refused with the reason, and no card stays chosen
 
 from __future__ import annotations
 
+from client.cardwords import card_keys
 from client.draw import Dims, Line, beside, bid_text, clip, large_card, pad, prefix, small_card
+from client.i18n import _, language
 from client.model.core import Model
-from client.model.selection import CARD_KEYS
 from client.screens.frame import idle_keys
 from engine import Card, Play, PlayerView
 
@@ -22,8 +23,9 @@ def prompt(model: Model) -> str:
     left = model.turn_seconds_left()
     if left is not None:
         typed += f"  ⏱ {left:.0f}s"
-    hint = "Enter plays" if model.settings.confirm_before_play else "typing a card plays it"
-    return f"Your turn: ←/→ or type a card (qs, 10h) · {hint}{typed}"
+    if model.settings.confirm_before_play:
+        return _("Your turn: ←/→ or type a card (qs, 10h) · Enter plays") + typed
+    return _("Your turn: ←/→ or type a card (qs, 10h) · typing a card plays it") + typed
 
 
 def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
@@ -48,32 +50,44 @@ def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
     ]
     right = [[("", pad(model.seat_name(me), 9))], *draw(model, cards.get(me), dim)]
     number = min(13, len(view.tricks) + 1)
-    broken = "spades broken" if view.spades_broken else "spades not broken"
+    broken = _("spades broken") if view.spades_broken else _("spades not broken")
+    leads = (
+        _("You lead")
+        if leader == view.seat
+        else _("{name} leads").format(name=model.seat_name(leader))
+    )
     info: list[Line] = [
-        [("class:head", f"Trick {number} of 13")],
-        [("", f"{model.seat_name(leader)} lead{'' if leader == view.seat else 's'}")],
+        [("class:head", _("Trick {number} of 13").format(number=number))],
+        [("", leads)],
         [("class:good" if view.spades_broken else "class:dim", broken)],
         # tricks won against the bid, one line a seat ("blind nil" needs the room)
         *(
             [
                 (
                     "class:dim",
-                    f"{clip(model.seat_name(seat), 8)} won "
-                    f"{view.tricks_won[seat]}/{bid_text(view, seat)}",
+                    _("{name} won {won}/{bid}").format(
+                        name=clip(model.seat_name(seat), 8),
+                        won=view.tricks_won[seat],
+                        bid=bid_text(view, seat),
+                    ),
                 )
             ]
             for seat in (me, opp)
         ),
     ]
     if last is not None and model.pausing:
-        takes = "take" if last.winner == view.seat else "takes"
-        info.append(
-            [("class:turn", f"{model.seat_name(last.winner)} {takes} trick {len(view.tricks)}")]
-        )
+        if last.winner == view.seat:
+            takes = _("You take trick {number}").format(number=len(view.tricks))
+        else:
+            takes = _("{name} takes trick {number}").format(
+                name=model.seat_name(last.winner), number=len(view.tricks)
+            )
+        info.append([("class:turn", takes)])
     elif last is not None:
-        info.append(
-            [("class:dim", f"({model.seat_name(last.winner)} took trick {len(view.tricks)})")]
+        took = _("({name} took trick {number})").format(
+            name=model.seat_name(last.winner), number=len(view.tricks)
         )
+        info.append([("class:dim", took)])
     return [[], *beside(beside(left, right, 2), info, 4)]
 
 
@@ -88,7 +102,7 @@ def keys(model: Model, key: str) -> bool:
         _play_chosen(model, legal)
     elif key == "backspace":
         selection.erase_typed()
-    elif key in CARD_KEYS:
+    elif key in card_keys(language()):
         _type(model, key, legal)
     else:
         return False
@@ -97,13 +111,15 @@ def keys(model: Model, key: str) -> bool:
 
 def _play_chosen(model: Model, legal: set[Card]) -> None:
     if model.typed:  # a half-typed card: Enter must not play the cursor's card
-        model.notify(f"Finish typing the card ({model.typed}…) or Esc to clear it.")
+        model.notify(
+            _("Finish typing the card ({typed}…) or Esc to clear it.").format(typed=model.typed)
+        )
         return
     if model.cursor is None or model.cursor not in legal:
-        choose = "Choose a card that may be played (bright), then Enter."
+        choose = _("Choose a card that may be played (bright), then Enter.")
         # a refusal stays on screen: it says why nothing was played
         said = model.flash
-        model.notify(f"{said} · {choose}" if "may not" in said or "not hold" in said else choose)
+        model.notify(f"{said} · {choose}" if said and said == model.refusal else choose)
         return
     model.act(Play(model.cursor))
 
@@ -122,11 +138,15 @@ def _type(model: Model, key: str, legal: set[Card]) -> None:
     # pick; an arrow key or a legal typed card chooses again
     if view is None or card not in view.hand:
         selection.point(None)
-        model.notify(f"You do not hold {model.card_text(card)}.")
+        model.refuse(_("You do not hold {card}.").format(card=model.card_text(card)))
         return
     if card not in legal:
         selection.point(None)
-        model.notify(f"{model.card_text(card)} may not be played now: {_why_illegal(model)}")
+        model.refuse(
+            _("{card} may not be played now: {why}").format(
+                card=model.card_text(card), why=_why_illegal(model)
+            )
+        )
         return
     selection.point(card)
     model.notify("")
@@ -138,5 +158,6 @@ def _why_illegal(model: Model) -> str:
     view = model.view
     if view is not None and view.current_trick:
         suit = view.current_trick[0].suit
-        return f"follow suit ({Card.of(0, suit).pretty(model.settings.ascii_cards)[-1]})"
-    return "spades are not broken"
+        symbol = model.card_text(Card.of(0, suit))[-1]
+        return _("follow suit ({suit})").format(suit=symbol)
+    return _("spades are not broken")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from client.draw import Dims, Line, clip
+from client.i18n import _
 from client.model.core import Model
 from client.screens.frame import idle_keys
 from engine import PlayerView
@@ -12,21 +13,23 @@ __all__ = ["centre", "keys", "prompt"]
 
 
 def prompt(model: Model) -> str:
-    return f"Waiting for an opponent · b add the bot ({model.bot_level}) · x leave"
+    return _("Waiting for an opponent · b add the bot ({level}) · x leave").format(
+        level=_(model.bot_level)
+    )
 
 
 def centre(model: Model, view: PlayerView, size: Dims) -> list[Line]:
     table = model.table
     assert table is not None
     return [
-        [("class:head", "   Waiting for an opponent.")],
-        [("", "   Table code: "), ("class:turn", table.code)],
+        [("class:head", "   " + _("Waiting for an opponent."))],
+        [("", "   " + _("Table code:") + " "), ("class:turn", table.code)],
         [],
-        [("", "   A friend joins with:")],
+        [("", "   " + _("A friend joins with:"))],
         [("class:head", f"     spades play {clip(model.url or 'URL', 40)}")],
         [("class:head", f"       --join {table.code}")],
         [],
-        [("", f"   or press b to play the bot ({model.bot_level}).")],
+        [("", "   " + _("or press b to play the bot ({level}).").format(level=_(model.bot_level)))],
     ]
 
 

@@ -4,6 +4,7 @@
 //   if (myTurnNow()) bid(3);   playCard("QS");   sendDraft("keep");
 
 import { short, suitName } from "./cards.js";
+import { t } from "./i18n.js";
 import { mySeat, render, state } from "./store.js";
 
 /** The turn the page may answer now: its version is the view's, and no trick is held. */
@@ -42,7 +43,7 @@ export function playCard(card) {
   }
   if (turn.phase !== "play") return;
   if (!legalPlays().includes(card)) {
-    state.notice = `${short(card)} cannot be played now${followReason()}.`;
+    state.notice = `${t("{card} cannot be played now", { card: short(card) })}${followReason()}.`;
     render();
     return;
   }
@@ -55,9 +56,9 @@ function followReason() {
   if (!view) return "";
   if (view.current_trick.length === 1) {
     const suit = view.current_trick[0].slice(-1);
-    return `: follow ${suitName(suit)}`;
+    return `: ${t("follow {suit}", { suit: suitName(suit) })}`;
   }
-  if (!view.spades_broken) return ": spades are not broken";
+  if (!view.spades_broken) return `: ${t("spades are not broken")}`;
   return "";
 }
 
@@ -66,7 +67,7 @@ export function bid(tricks) {
   if (!turn || turn.phase !== "bidding") return;
   const allowed = turn.legal.filter((a) => a.kind === "bid").map((a) => a.tricks);
   if (!allowed.includes(tricks)) {
-    state.notice = `A bid of ${tricks} is not allowed.`;
+    state.notice = t("A bid of {tricks} is not allowed.", { tricks });
     render();
     return;
   }
@@ -108,7 +109,7 @@ export function addBot() {
 export function leaveTable() {
   if (!state.code) return;
   const playing = state.table && state.table.status === "playing" && mySeat() !== null;
-  if (playing && !confirm("Leaving now forfeits the game. Leave?")) return;
+  if (playing && !confirm(t("Leaving now forfeits the game. Leave?"))) return;
   state.conn.send({ type: "leave", code: state.code });
 }
 

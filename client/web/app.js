@@ -29,6 +29,8 @@ import * as replay from "./replay/screen.js";
 import { askForReplay, openRecordFile } from "./replay/open.js";
 import * as table from "./screens/table.js";
 import { unlock } from "./sound.js";
+import { chooseLanguage, loadLanguage, t } from "./i18n.js";
+import { translateStatic } from "./statictext.js";
 import { $, NAME_KEY, setRenderer, state } from "./store.js";
 import { deliver, endPause } from "./sync.js";
 
@@ -39,10 +41,10 @@ function render() {
   document.body.dataset.screen = state.screen;
   document.documentElement.dataset.deck = state.settings.fourColour ? "four" : "two";
   const status = {
-    open: `online as ${state.welcome ? state.welcome.name : ""}`,
-    reconnecting: "reconnecting…",
-    connecting: "connecting…",
-    replaced: "playing in another tab or window",
+    open: t("online as {name}", { name: state.welcome ? state.welcome.name : "" }),
+    reconnecting: t("reconnecting…"),
+    connecting: t("connecting…"),
+    replaced: t("playing in another tab or window"),
   }[state.connection];
   $("#status").textContent = state.conn ? status : ""; // no link before a name is given
   $("#status").dataset.state = state.connection;
@@ -104,7 +106,9 @@ function readLink() {
   return match ? match[1].toUpperCase() : null;
 }
 
-function main() {
+async function main() {
+  await loadLanguage(chooseLanguage()); // the words before the first drawing (<html lang> too)
+  translateStatic();
   setRenderer(render);
   state.linkCode = readLink();
   state.linkRecord = readRecordLink();

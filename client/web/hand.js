@@ -6,7 +6,8 @@
 //   handKey(event, turn)       // true when the key was the hand's
 //   finishesTypedCard(key)     // a suit letter after a typed rank: the hand takes it first
 
-import { DISPLAY_SUITS, parseTyped, short, sortForDisplay, suitName } from "./cards.js";
+import { DISPLAY_SUITS, isCardKey, isSuitKey, parseTyped, short, sortForDisplay, suitName } from "./cards.js";
+import { t } from "./i18n.js";
 import { giveExchange, legalPlays, playCard } from "./actions.js";
 import { render, state } from "./store.js";
 import { cardButton } from "./widgets.js";
@@ -29,13 +30,13 @@ export function renderHand(view, turn) {
     );
     return `<div class="suit-row" role="group" aria-label="${suitName(suit)}">${buttons.join("")}</div>`;
   });
-  const prompt = turn && turn.phase === "play" ? `<p class="prompt">Your turn: click or tap a card, or ←/→ and Enter, or type it (qs, 10h).</p>` : "";
+  const prompt = turn && turn.phase === "play" ? `<p class="prompt">${t("Your turn: click or tap a card, or ←/→ and Enter, or type it (qs, 10h).")}</p>` : "";
   const playing = turn && turn.phase === "play" ? " playing" : "";
-  return `${prompt}<div class="hand${playing}" aria-label="your ${view.hand.length} cards">${groups.join("")}</div>`;
+  return `${prompt}<div class="hand${playing}" aria-label="${t("your {n} cards", { n: view.hand.length })}">${groups.join("")}</div>`;
 }
 
 export function finishesTypedCard(key) {
-  return typed !== "" && /^[cdhs]$/i.test(key);
+  return typed !== "" && isSuitKey(key);
 }
 
 /** A click on a card of the hand. */
@@ -71,14 +72,14 @@ export function handKey(event, turn) {
     playCard(state.selected);
     return true;
   }
-  if (!/^[0-9tjqkacdhs]$/i.test(key)) return false;
+  if (!isCardKey(key)) return false;
   typed = (typed + key).slice(-3);
   for (const length of [3, 2]) {
     const card = parseTyped(typed.slice(-length));
     if (card) {
       typed = "";
       if (!state.view.hand.includes(card)) {
-        state.notice = `You do not hold ${short(card)}.`;
+        state.notice = t("You do not hold {card}.", { card: short(card) });
         render();
         return true;
       }

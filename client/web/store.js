@@ -4,6 +4,8 @@
 //   import { state, render, mySeat } from "./store.js";
 //   state.notice = "…"; render();   // render() calls the renderer app.js installs
 
+import { t } from "./i18n.js";
+
 const SETTINGS_KEY = "spades2.settings";
 export const NAME_KEY = "spades2.name";
 
@@ -83,10 +85,10 @@ export function mySeat() {
 
 /** "you", the seat's player name, or "empty seat". */
 export function seatName(seat) {
-  if (!state.table) return `seat ${seat}`;
+  if (!state.table) return t("seat {seat}", { seat });
   const info = state.table.seats[seat];
-  if (seat === mySeat()) return "you";
-  return info.name || "empty seat";
+  if (seat === mySeat()) return t("you");
+  return info.name || t("empty seat");
 }
 
 /**

@@ -8,6 +8,8 @@
 
 import { receive as receiveAccount } from "./screens/account.js";
 import { short } from "./cards.js";
+import { errorText } from "./errors.js";
+import { nt, t } from "./i18n.js";
 import { refreshLobby, send } from "./actions.js";
 import { foldMessage } from "./fold.js";
 import { onHandResult } from "./phases/handresult.js";
@@ -259,33 +261,33 @@ function onEvents(message) {
         sessionStorage.setItem(commitmentKey(state.code, event.hand_number), event.commitment);
         state.draftSeen[event.hand_number] = [];
         state.myDraftTurns[event.hand_number] = 0;
-        addLog(`Hand ${event.hand_number} · ${seatName(event.first_drafter)} draft${event.first_drafter === me ? "" : "s"} first.`);
+        addLog(event.first_drafter === me ? t("Hand {number} · you draft first.", { number: event.hand_number }) : t("Hand {number} · {name} drafts first.", { number: event.hand_number, name: seatName(event.first_drafter) }));
         sendEntropy(event.hand_number, true);
         break;
       case "blind_nil":
-        addLog(`${seatName(event.seat)} ${event.declared ? "declared blind nil" : "declined blind nil"}.`);
+        addLog(event.declared ? t("{name} declared BLIND NIL!", { name: seatName(event.seat) }) : t("{name}: no blind nil.", { name: seatName(event.seat) }));
         break;
       case "draft_turn":
         if (event.seat === me && event.card) noteMyDraft(event);
         break;
       case "exchange":
-        addLog(`${seatName(event.seat)} exchanged ${event.count} card${event.count === 1 ? "" : "s"}.`);
+        addLog(nt("{name} exchanged {n} card.", "{name} exchanged {n} cards.", event.count, { name: seatName(event.seat), n: event.count }));
         break;
       case "bid":
-        addLog(`${seatName(event.seat)} bid ${event.tricks === 0 ? "nil" : event.tricks}.`);
+        addLog(t("{name} bid {bid}.", { name: seatName(event.seat), bid: event.tricks === 0 ? t("nil") : event.tricks }));
         break;
       case "card_played":
-        addLog(`${seatName(event.seat)} played ${short(event.card)}.`, true);
+        addLog(t("{name} played {card}.", { name: seatName(event.seat), card: short(event.card) }), true);
         break;
       case "trick_won":
-        addLog(`${seatName(event.trick.winner)} won trick ${event.number}.`);
+        addLog(t("{name} won trick {number}.", { name: seatName(event.trick.winner), number: event.number }));
         trickDone = event;
         break;
       case "hand_scored":
-        addLog(`Hand ${event.hand_number} scored: ${seatName(0)} ${event.points[0]}, ${seatName(1)} ${event.points[1]}.`);
+        addLog(t("Hand {number} scored: {first} {first_points}, {second} {second_points}.", { number: event.hand_number, first: seatName(0), first_points: event.points[0], second: seatName(1), second_points: event.points[1] }));
         break;
       case "game_over":
-        addLog(`Game over: ${seatName(event.winner)} won.`);
+        addLog(t("Game over: {name} won.", { name: seatName(event.winner) }));
         break;
       default:
         break;
@@ -321,7 +323,7 @@ function onYourTurn(turn) {
   const plays = turn.legal.filter((action) => action.kind === "play");
   if (turn.phase === "play" && plays.length === 1 && state.settings.autoPlayOne) {
     send(plays[0]);
-    state.notice = `Auto Play One: ${short(plays[0].card)} was your only legal card.`;
+    state.notice = t("Auto Play One: {card} was your only legal card.", { card: short(plays[0].card) });
     return;
   }
   turnChime(turn.version);
@@ -335,14 +337,14 @@ function onError(error) {
     state.conn.stop();
     localStorage.removeItem(NAME_KEY);
     state.screen = "name";
-    state.notice = error.message;
+    state.notice = errorText(error);
     return;
   }
   if (error.code === "banned") {
     // the host banned this name or address: coming back would only be refused again
     state.conn.stop();
     state.screen = "name";
-    state.notice = error.message;
+    state.notice = errorText(error);
     return;
   }
   if (error.request === "join_table" && error.code === "table_full" && state.code) {
@@ -366,7 +368,7 @@ function onError(error) {
     requestSnapshot();
     if (error.code === "stale_version") return;
   }
-  state.notice = error.message;
+  state.notice = errorText(error);
 }
 
 function leaveScreen() {

@@ -4,11 +4,14 @@ score sheet beside the table)."""
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Iterator
 
 import pytest
 from prompt_toolkit.utils import get_cwidth
 
+from client.i18n import LANGUAGES, install
 from client.model import ClientModel, Overlay
 from client.render import (
     Dims,
@@ -175,3 +178,76 @@ def test_the_layout_at_each_size(columns: int, rows: int) -> None:
     assert beside == (columns >= 200)
     model.overlay = Overlay.SCORES
     assert_nothing_cut(model, size)
+
+
+# ---- every language ---------------------------------------------------------------
+# The same random games drawn in each language at the three sizes a player is likely to
+# have: no line wider than its column, no window taller than the screen (Japanese is two
+# columns a character, German and Greek words are long). Every window is opened too.
+
+LANGUAGE_SIZES = [(80, 24), (100, 30), (120, 40)]
+WINDOWS = [
+    Overlay.HELP,
+    Overlay.SCORES,
+    Overlay.SETTINGS,
+    Overlay.CHAT,
+    Overlay.PILE,
+    Overlay.RULES,
+    Overlay.LEAVE,
+    Overlay.QUIT,
+    Overlay.RESULT,
+]
+
+
+@functools.cache
+def sampled_states(preset: str, seed: int) -> tuple[GameState, ...]:
+    """A random game's states, every 11th and every bidding one (bidding is short)."""
+    every = random_states(preset, seed, every=1)
+    return tuple(
+        state
+        for index, state in enumerate(every)
+        if index % 11 == 0 or state.phase is Phase.BIDDING or index == len(every) - 1
+    )
+
+
+@pytest.fixture(params=LANGUAGES)
+def speaking(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The client speaks the language of the parameter for the test, English after."""
+    install(request.param)
+    yield request.param
+    install("en")
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("classic", 31), ("five-hundred", 32)])
+@pytest.mark.parametrize(("columns", "rows"), LANGUAGE_SIZES)
+def test_nothing_is_cut_in_any_language(
+    speaking: str, preset: str, seed: int, columns: int, rows: int
+) -> None:
+    size = Dims.of(columns, rows)
+    phases = set()
+    for index, state in enumerate(sampled_states(preset, seed)):
+        for viewer in (0, None):
+            model = model_at(state, viewer)
+            for result in state.hand_results:
+                model.handle(hand_result_message(result, CODE))
+            model.overlay = None
+            phases.add(state.phase)
+            assert_nothing_cut(model, size)
+            if viewer == 0:  # each window, over a different state each time
+                model.overlay = WINDOWS[index % len(WINDOWS)]
+                assert_nothing_cut(model, size)
+    assert {Phase.DRAFT, Phase.BIDDING, Phase.PLAY, Phase.GAME_OVER} <= phases
+
+
+@pytest.mark.parametrize(("columns", "rows"), LANGUAGE_SIZES)
+def test_every_window_fits_in_any_language(speaking: str, columns: int, rows: int) -> None:
+    size = Dims.of(columns, rows)
+    state = random_states("five-hundred", 33, every=10_000, steps=40)[-1]
+    model = model_at(state)
+    for overlay in [*WINDOWS, Overlay.CREATE, Overlay.JOIN, Overlay.WATCH]:
+        model.overlay = overlay
+        assert_nothing_cut(model, size)
+    over = game_over_model()
+    assert_nothing_cut(over, size)
+    lobby = ClientModel("alice")
+    assert_nothing_cut(lobby, size)

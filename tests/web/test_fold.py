@@ -153,7 +153,7 @@ def run_fold(rules: RuleSet, streams: dict[str, list[Any]], tmp_path: Path) -> d
     """Run the page's fold under node on ``streams``; each stream's (view, gap) list."""
     modules = tmp_path / "web"
     modules.mkdir()
-    for name in ("fold.js", "cards.js"):
+    for name in ("fold.js", "cards.js", "i18n.js"):
         shutil.copy(WEB / name, modules / name)
     # the page's modules are ES modules; node reads .js as such only when told
     (modules / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")

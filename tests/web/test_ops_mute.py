@@ -77,7 +77,7 @@ def test_slash_mute_hides_the_others_chat_in_the_browser(server: ServerThread, p
     assert "rude line" not in page.find(".chat").text
     assert "before" in page.find(".chat").text
     say(page, "/unmute")
-    page.wait(lambda: "1 lines were hidden" in page.find(".log").text, "the unmute notice")
+    page.wait(lambda: "1 line was hidden" in page.find(".log").text, "the unmute notice")
     go_after.set()
     page.wait(lambda: "after" in page.find(".chat").text, "the opponent's next line")
     thread.join(30)

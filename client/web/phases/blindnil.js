@@ -2,14 +2,15 @@
 
 import { sendBlind } from "../actions.js";
 import { escapeHtml, seatName, state } from "../store.js";
+import { t } from "../i18n.js";
 
 export function render(view, turn) {
   if (turn && turn.phase === "blind_nil") {
     const canDeclare = turn.legal.some((a) => a.kind === "blind_nil" && a.declare);
-    return `<h2>Blind nil?</h2><p>Declare blind nil before you see a card: ${state.table.rules.blind_nil_bonus} points if you take no trick, lose as many if you take one.</p>
-          <div class="choices">${canDeclare ? `<button type="button" data-blind="yes">Declare blind nil (y)</button>` : ""}<button type="button" data-blind="no">No (n)</button></div>`;
+    return `<h2>${t("Blind nil?")}</h2><p>${t("Declare blind nil before you see a card: {bonus} points if you take no trick, lose as many if you take one.", { bonus: state.table.rules.blind_nil_bonus })}</p>
+          <div class="choices">${canDeclare ? `<button type="button" data-blind="yes">${t("Declare blind nil (y)")}</button>` : ""}<button type="button" data-blind="no">${t("No (n)")}</button></div>`;
   }
-  return `<p>${escapeHtml(seatName(view.current_player))} considering blind nil…</p>`;
+  return `<p>${t("{name} considering blind nil…", { name: escapeHtml(seatName(view.current_player)) })}</p>`;
 }
 
 export function key(event) {

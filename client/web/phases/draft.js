@@ -3,14 +3,14 @@
 
 import { longName, short } from "../cards.js";
 import { sendDraft } from "../actions.js";
-import { nt } from "../i18n.js";
+import { nt, t } from "../i18n.js";
 import { escapeHtml, seatName, state } from "../store.js";
 import { cardFace } from "../widgets.js";
 
 function seenPile(view) {
   const seen = [...view.draft_discarded, ...view.draft_seen_after_keep];
   if (!seen.length) return "";
-  return `<p class="small">You saw go to the pile: ${seen.map((c) => `<span class="mini" data-card="${c}" aria-label="${longName(c)}">${short(c)}</span>`).join(" ")}</p>`;
+  return `<p class="small">${t("You saw go to the pile:")} ${seen.map((c) => `<span class="mini" data-card="${c}" aria-label="${longName(c)}">${short(c)}</span>`).join(" ")}</p>`;
 }
 
 // the card on offer is dealt from the stock once: drawn again for the same offer it stays
@@ -25,15 +25,15 @@ function dealing(view) {
 export function render(view, turn) {
   const me = view.seat;
   const offered = turn && turn.phase === "draft" ? turn.offered || view.offered : null;
-  const left = me === null ? "" : `<p class="small">Your turns left: ${13 - view.draft_turns[me]} · stock ${view.stock_left} · pile ${view.pile_size}</p>`;
+  const left = me === null ? "" : `<p class="small">${t("Your turns left: {turns} · stock {stock} · pile {pile}", { turns: 13 - view.draft_turns[me], stock: view.stock_left, pile: view.pile_size })}</p>`;
   if (offered) {
-    const keepNote = state.table.rules.see_card_after_keep ? "you will see the next card go to the pile" : "the next card goes to the pile unseen";
+    const keepNote = state.table.rules.see_card_after_keep ? t("you will see the next card go to the pile") : t("the next card goes to the pile unseen");
     const stock = `<span class="back stock" role="img" aria-label="${escapeHtml(nt("the stock, {n} card", "the stock, {n} cards", view.stock_left, { n: view.stock_left }))}"></span>`;
-    return `<h2>The draft</h2><div class="offer">${stock}${cardFace(offered, ` big${dealing(view)}`)}</div>
-          <div class="choices"><button type="button" data-draft="keep">Keep (k)</button><button type="button" data-draft="discard">Discard, take the next (d)</button></div>
-          <p class="small">Keep: ${keepNote}. Discard: this card goes to the pile and you take the next one.</p>${left}`;
+    return `<h2>${t("The draft")}</h2><div class="offer">${stock}${cardFace(offered, ` big${dealing(view)}`)}</div>
+          <div class="choices"><button type="button" data-draft="keep">${t("Keep (k)")}</button><button type="button" data-draft="discard">${t("Discard, take the next (d)")}</button></div>
+          <p class="small">${t("Keep: {note}. Discard: this card goes to the pile and you take the next one.", { note: keepNote })}</p>${left}`;
   }
-  return `<h2>The draft</h2><p>${escapeHtml(seatName(view.current_player))} ${view.current_player === me ? "draw" : "draws"}…</p>${left}${seenPile(view)}`;
+  return `<h2>${t("The draft")}</h2><p>${view.current_player === me ? t("You draw…") : t("{name} draws…", { name: escapeHtml(seatName(view.current_player)) })}</p>${left}${seenPile(view)}`;
 }
 
 export function key(event) {

@@ -2,27 +2,27 @@
 // saving the game's record.
 
 import { leaveTable, rematch } from "../actions.js";
-import { t } from "../i18n.js";
 import { askForReplay } from "../replay/open.js";
 import { escapeHtml, mySeat, seatName, state } from "../store.js";
+import { formatNumber, t } from "../i18n.js";
 
 export function render(view) {
   const me = view.seat;
-  const won = view.winner === null ? "" : `${escapeHtml(seatName(view.winner))} won, ${view.scores[view.winner]} to ${view.scores[1 - view.winner]}.`;
-  return `<h2>Game over</h2><p>${won}</p>
-        <div class="choices">${me !== null ? `<button type="button" id="rematch-table">Rematch (r)</button>` : ""}<button type="button" id="replay-game-table">${t("Replay and analysis (a)")}</button><button type="button" id="leave-table">Leave (l)</button></div>`;
+  const won = view.winner === null ? "" : t("{name} won, {won} to {lost}.", { name: escapeHtml(seatName(view.winner)), won: formatNumber(view.scores[view.winner]), lost: formatNumber(view.scores[1 - view.winner]) });
+  return `<h2>${t("Game over")}</h2><p>${won}</p>
+        <div class="choices">${me !== null ? `<button type="button" id="rematch-table">${t("Rematch (r)")}</button>` : ""}<button type="button" id="replay-game-table">${t("Replay and analysis (a)")}</button><button type="button" id="leave-table">${t("Leave (l)")}</button></div>`;
 }
 
 export function renderWindow() {
   const over = state.gameOver;
   const me = mySeat();
-  const title = over.winner === null ? "Game over" : over.winner === me ? "You won!" : `${escapeHtml(over.scores[over.winner].name || "")} won`;
+  const title = over.winner === null ? t("Game over") : over.winner === me ? t("You won!") : t("{name} won", { name: escapeHtml(over.scores[over.winner].name || "") });
   const asked = state.table ? state.table.rematch : [false, false];
-  const lines = over.scores.map((line) => `<li>${escapeHtml(line.name || `seat ${line.seat}`)}: ${line.score} points, ${line.bags} bags${asked[line.seat] ? " · wants a rematch" : ""}</li>`);
+  const lines = over.scores.map((line) => `<li>${t("{name}: {score} points, {bags} bags", { name: escapeHtml(line.name || t("seat {seat}", { seat: line.seat })), score: formatNumber(line.score), bags: line.bags })}${asked[line.seat] ? ` · ${t("wants a rematch")}` : ""}</li>`);
   return `<div class="window" id="game-over" role="dialog" aria-modal="true" aria-labelledby="over-title"><h2 id="over-title">${title}</h2>
-    <p>${over.reason === "forfeit" ? "By forfeit." : "On points."}</p>
+    <p>${over.reason === "forfeit" ? t("By forfeit.") : t("On points.")}</p>
     <ul>${lines.join("")}</ul>
-    <div class="choices">${me !== null ? `<button type="button" id="rematch">Rematch (r)</button>` : ""}<button type="button" id="replay-game">${t("Replay and analysis (a)")}</button><button type="button" id="save-record">Save the record</button><button type="button" id="leave-over">Leave (l)</button></div></div>`;
+    <div class="choices">${me !== null ? `<button type="button" id="rematch">${t("Rematch (r)")}</button>` : ""}<button type="button" id="replay-game">${t("Replay and analysis (a)")}</button><button type="button" id="save-record">${t("Save the record")}</button><button type="button" id="leave-over">${t("Leave (l)")}</button></div></div>`;
 }
 
 function recordIdOfGame() {

@@ -6,6 +6,7 @@
 //   onHandResult(message)   // a `hand_result` for the table on screen
 
 import { addLog, commitmentKey, entropyKey, escapeHtml, mySeat, render as draw, state } from "../store.js";
+import { formatNumber, t } from "../i18n.js";
 
 // Enter within this long of the window opening is the key that ended the last trick's
 // pause pressed twice, not a reading of the result (the terminal client has one too)
@@ -21,59 +22,59 @@ export async function onHandResult(result) {
   let check;
   try {
     const [{ checkHand }, { hasWebCrypto }] = await Promise.all([import("../shuffle.js"), import("../sha256.js")]);
-    const hashedBy = hasWebCrypto() ? "Web Crypto" : "SHA-256 in this page";
+    const hashedBy = hasWebCrypto() ? "Web Crypto" : t("SHA-256 in this page");
     check = { ...(await checkHand(result, committed, seen)), hashedBy };
     const me = mySeat();
     if (check.ok && sent && me !== null) {
       check =
         result.entropy[me] === sent
-          ? { ...check, reason: `${check.reason}; your entropy is in it` }
-          : { ...check, ok: false, reason: "the shuffle did not use the entropy this seat sent" };
+          ? { ...check, reason: `${check.reason}; ${t("your entropy is in it")}` }
+          : { ...check, ok: false, reason: t("the shuffle did not use the entropy this seat sent") };
     }
   } catch (error) {
-    check = { ok: false, reason: `could not check: ${error}` };
+    check = { ok: false, reason: t("could not check: {error}", { error }) };
   }
   // checked: a later game's hand of the same number must not find these
   sessionStorage.removeItem(commitmentKey(result.table, result.hand_number));
   sessionStorage.removeItem(entropyKey(result.table, result.hand_number));
-  addLog(`Hand ${result.hand_number}: ${check.ok ? "fair shuffle ✓" : "shuffle NOT verified ✗"}`);
+  addLog(t("Hand {number}: {verdict}", { number: result.hand_number, verdict: check.ok ? t("fair shuffle ✓") : t("shuffle NOT verified ✗") }));
   if (state.handWindow && state.handWindow.result === result) state.handWindow.check = check;
   draw();
 }
 
 export function render(view) {
-  return `<p>Hand ${view.hand_number} is over.</p>`;
+  return `<p>${t("Hand {number} is over.", { number: view.hand_number })}</p>`;
 }
 
 export function renderWindow() {
   const { result, check } = state.handWindow;
   const me = mySeat() === null ? 0 : mySeat();
   const order = [me, 1 - me];
-  const name = (seat) => escapeHtml(state.table.seats[seat].name || `seat ${seat}`);
-  const bid = (seat) => (result.blind_nil[seat] ? "blind nil" : result.bids[seat] === 0 ? "nil" : result.bids[seat]);
+  const name = (seat) => escapeHtml(state.table.seats[seat].name || t("seat {seat}", { seat }));
+  const bid = (seat) => (result.blind_nil[seat] ? t("blind nil") : result.bids[seat] === 0 ? t("nil") : result.bids[seat]);
   const row = (label, f) => `<tr><th scope="row">${label}</th>${order.map((s) => `<td>${f(s)}</td>`).join("")}</tr>`;
   const penalty = (s) => (result.bag_penalties[s] ? `−${result.bag_penalties[s] * state.table.rules.bag_penalty}` : "–");
   let verdict;
-  if (check === null) verdict = `<p class="verify" data-verified="pending">Checking the shuffle…</p>`;
-  else if (check.ok) verdict = `<p class="verify ok" data-verified="yes">Fair shuffle ✓</p>`;
-  else verdict = `<p class="verify bad" data-verified="no">Shuffle NOT verified ✗ ${escapeHtml(check.reason)}</p>`;
+  if (check === null) verdict = `<p class="verify" data-verified="pending">${t("Checking the shuffle…")}</p>`;
+  else if (check.ok) verdict = `<p class="verify ok" data-verified="yes">${t("Fair shuffle ✓")}</p>`;
+  else verdict = `<p class="verify bad" data-verified="no">${t("Shuffle NOT verified ✗")} ${escapeHtml(check.reason)}</p>`;
   verdict += fairDetails(state.handWindow);
   const keys = performance.now() - state.handWindow.opened < KEY_GRACE_MS ? "wait" : "on";
-  return `<div class="window" id="hand-window" data-keys="${keys}" role="dialog" aria-modal="true" aria-labelledby="hand-title"><h2 id="hand-title">Hand ${result.hand_number}</h2>
+  return `<div class="window" id="hand-window" data-keys="${keys}" role="dialog" aria-modal="true" aria-labelledby="hand-title"><h2 id="hand-title">${t("Hand {number}", { number: result.hand_number })}</h2>
     <table class="result"><thead><tr><th></th>${order.map((s) => `<th scope="col">${name(s)}</th>`).join("")}</tr></thead><tbody>
-    ${row("bid", bid)}${row("tricks", (s) => result.tricks[s])}${row("points", (s) => result.points[s])}${row("bags added", (s) => result.bags_added[s])}${row("bag penalty", penalty)}${row("total", (s) => `<strong>${result.scores[s]}</strong>`)}${row("bags", (s) => result.bags[s])}
-    </tbody></table>${verdict}<div class="choices"><button type="button" id="close-hand" autofocus>Continue (Enter)</button></div></div>`;
+    ${row(t("bid"), bid)}${row(t("tricks"), (s) => result.tricks[s])}${row(t("points"), (s) => result.points[s])}${row(t("bags added"), (s) => result.bags_added[s])}${row(t("bag penalty"), penalty)}${row(t("total"), (s) => `<strong>${formatNumber(result.scores[s])}</strong>`)}${row(t("bags"), (s) => result.bags[s])}
+    </tbody></table>${verdict}<div class="choices"><button type="button" id="close-hand" autofocus>${t("Continue (Enter)")}</button></div></div>`;
 }
 
 /** The seed, the commitment and the checks, folded away for those who want them. */
 function fairDetails({ result, check, committed, sent }) {
   const item = (term, text) => `<dt>${term}</dt><dd>${escapeHtml(text)}</dd>`;
-  const entropy = result.entropy.map((value, i) => item(`entropy ${i + 1}`, value || "none")).join("");
-  const how = check && check.hashedBy ? item("hashed by", check.hashedBy) : "";
-  const checks = check ? item("checks", check.reason) : "";
-  return `<details class="fair"><summary>How this page checked the shuffle</summary><dl>
-    ${item("seed", result.seed)}${item("commitment", result.commitment)}${item("heard before the hand", committed || "not heard (joined mid-hand)")}
-    ${entropy}${item("your entropy", sent || "none sent")}${how}${checks}</dl></details>`;
+  const entropy = result.entropy.map((value, i) => item(t("entropy {n}", { n: i + 1 }), value || t("none"))).join("");
+  const how = check && check.hashedBy ? item(t("hashed by"), check.hashedBy) : "";
+  const checks = check ? item(t("checks"), check.reason) : "";
+  return `<details class="fair"><summary>${t("How this page checked the shuffle")}</summary><dl>
+    ${item(t("seed"), result.seed)}${item(t("commitment"), result.commitment)}${item(t("heard before the hand"), committed || t("not heard (joined mid-hand)"))}
+    ${entropy}${item(t("your entropy"), sent || t("none sent"))}${how}${checks}</dl></details>`;
 }
 
 /** Enter closes the window while it is open (before any other key's meaning). */

@@ -4,6 +4,7 @@
 import { handKey } from "../hand.js";
 import { escapeHtml, seatName, state } from "../store.js";
 import { cardFace } from "../widgets.js";
+import { t } from "../i18n.js";
 
 /** The finished trick stays on screen while it is held, and until the next card is led. */
 export function showsFinishedTrick(view) {
@@ -30,23 +31,23 @@ export function renderTrick(view, finished) {
     leader = finished.trick.leader;
     places[leader] = finished.trick.cards[0];
     places[1 - leader] = finished.trick.cards[1];
-    note = `${escapeHtml(seatName(finished.trick.winner))} won trick ${finished.number}${state.paused ? " · tap, click or press Space to go on" : ""}`;
+    note = `${t("{name} won trick {number}", { name: escapeHtml(seatName(finished.trick.winner)), number: finished.number })}${state.paused ? ` · ${t("tap, click or press Space to go on")}` : ""}`;
   } else {
     leader = view.leader ?? me;
     if (view.current_trick[0]) places[leader] = view.current_trick[0];
     if (view.current_trick[1]) places[1 - leader] = view.current_trick[1];
     const who = escapeHtml(seatName(leader));
-    const lead = view.current_trick.length ? `${who} led` : leader === view.seat ? "your lead" : `${who} to lead`;
-    note = `Trick ${view.tricks.length + 1} · ${lead} · spades ${view.spades_broken ? "broken" : "not broken"}`;
+    const lead = view.current_trick.length ? t("{name} led", { name: who }) : leader === view.seat ? t("your lead") : t("{name} to lead", { name: who });
+    note = `${t("Trick {number}", { number: view.tricks.length + 1 })} · ${lead} · ${view.spades_broken ? t("spades broken") : t("spades not broken")}`;
   }
   const slot = (seat) => {
-    if (!places[seat]) return `<span class="card slot" aria-label="no card yet"></span>`;
+    if (!places[seat]) return `<span class="card slot" aria-label="${t("no card yet")}"></span>`;
     if (finished) return cardFace(places[seat], finished.trick.winner === seat ? " winner" : "");
     return cardFace(places[seat], arriving(view, places[seat], seat === me ? "" : " from-top"));
   };
   // held on screen, the finished trick is gathered toward its winner as the pause ends
   const gather = finished && state.paused ? ` gather-${state.settings.trickPauseMs} to-${finished.trick.winner === me ? "me" : "them"}` : "";
-  return `<div class="trick${finished ? " finished" : ""}${gather}" id="trick" aria-label="the trick"><div class="slot-row">${slot(1 - me)}</div><div class="slot-row">${slot(me)}</div></div><p class="small" aria-live="polite">${note}</p>`;
+  return `<div class="trick${finished ? " finished" : ""}${gather}" id="trick" aria-label="${t("the trick")}"><div class="slot-row">${slot(1 - me)}</div><div class="slot-row">${slot(me)}</div></div><p class="small" aria-live="polite">${note}</p>`;
 }
 
 export function render(view) {

@@ -4,6 +4,7 @@
 //   submitChat(text)         // the chat form: "/mute", "/unmute", or a line to send
 //   renderChat()             // the panel's HTML
 
+import { nt, t } from "../i18n.js";
 import { addLog, escapeHtml, mySeat, render, state } from "../store.js";
 
 // our own line's echo, or the server's ("server" is a reserved name: nobody forges it)
@@ -30,8 +31,8 @@ function chatCommand(text) {
   const command = text.toLowerCase();
   if (command !== "/mute" && command !== "/unmute") return false;
   state.chatMuted = command === "/mute";
-  if (state.chatMuted) addLog("Chat from the others is hidden here; /unmute in chat shows it again.");
-  else addLog(`Chat shown again (${state.chatHidden} lines were hidden).`);
+  if (state.chatMuted) addLog(t("Chat from the others is hidden here; /unmute in chat shows it again."));
+  else addLog(nt("Chat shown again ({n} line was hidden).", "Chat shown again ({n} lines were hidden).", state.chatHidden, { n: state.chatHidden }));
   if (!state.chatMuted) state.chatHidden = 0;
   render();
   return true;
@@ -42,8 +43,8 @@ export function submitChat(text) {
 }
 
 export function renderChat() {
-  const lines = state.chat.slice(-8).map((c) => `<li><strong>${escapeHtml(c.name)}${c.seat === null ? " (watching)" : ""}:</strong> ${escapeHtml(c.text)}</li>`);
-  return `<h2>Chat</h2>
+  const lines = state.chat.slice(-8).map((c) => `<li><strong>${escapeHtml(c.name)}${c.seat === null ? ` (${t("watching")})` : ""}:</strong> ${escapeHtml(c.text)}</li>`);
+  return `<h2>${t("Chat")}</h2>
       <ol class="chat">${lines.join("")}</ol>
-      <form id="chat-form"><input id="chat-input" maxlength="200" autocomplete="off" aria-label="chat message" placeholder="Say something (m) · /mute hides the others"><button type="submit">Send</button></form>`;
+      <form id="chat-form"><input id="chat-input" maxlength="200" autocomplete="off" aria-label="${t("chat message")}" placeholder="${t("Say something (m) · /mute hides the others")}"><button type="submit">${t("Send")}</button></form>`;
 }

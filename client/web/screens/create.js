@@ -6,23 +6,24 @@
 //   await loadRules();   // fetch rules.json, build the form, show it
 
 import { ratedWanted } from "./account.js";
+import { t } from "../i18n.js";
 import { $, escapeHtml, state } from "../store.js";
 
 function control(field) {
   const id = `rule-${field.name}`;
-  const label = escapeHtml(field.label);
+  const label = escapeHtml(t(field.label)); // the labels are the terminal's, in the catalogue
   if (field.kind === "bool") return `<label><input type="checkbox" id="${id}" data-rule="${field.name}"> ${label}</label>`;
   if (field.kind === "choice") {
-    const options = field.choices.map(([value, words]) => `<option value="${escapeHtml(value)}">${escapeHtml(words)}</option>`);
+    const options = field.choices.map(([value, words]) => `<option value="${escapeHtml(value)}">${escapeHtml(t(words))}</option>`);
     return `<label>${label} <select id="${id}" data-rule="${field.name}">${options.join("")}</select></label>`;
   }
-  const blank = field.kind === "optint" ? ` (blank: ${escapeHtml(field.blank)})` : "";
+  const blank = field.kind === "optint" ? ` (${t("blank: {meaning}", { meaning: escapeHtml(t(field.blank)) })})` : "";
   return `<label>${label}${blank} <input type="number" id="${id}" data-rule="${field.name}" step="1"></label>`;
 }
 
 function buildForm(rules) {
   $("#preset").innerHTML = Object.keys(rules.presets)
-    .map((name) => `<option value="${escapeHtml(name)}">${escapeHtml(name)} (${escapeHtml(rules.summaries[name])})</option>`)
+    .map((name) => `<option value="${escapeHtml(name)}">${escapeHtml(t(name))} (${escapeHtml(rules.summaries[name])})</option>`)
     .join("");
   $("#rule-fields").innerHTML = rules.fields.map(control).join("");
   fillPreset();

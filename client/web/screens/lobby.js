@@ -8,17 +8,17 @@ import * as playNow from "./playnow.js";
 
 export function renderLobby() {
   playNow.renderPlayNow(); // play now comes first in the lobby
-  const rows = state.tables.map((t) => {
-    const seats = t.seats.map((s) => (s.kind === "empty" ? "<em>free</em>" : escapeHtml(s.name || s.kind))).join(" vs ");
-    const free = t.seats.some((s) => s.kind === "empty");
-    return `<li><span class="code">${escapeHtml(t.code)}</span> <span>${escapeHtml(t.preset || "custom")}</span> <span>${seats}</span> <span>${t.status}</span> <span>${t.spectators} watching</span>
-      ${free ? `<button type="button" data-join="${escapeHtml(t.code)}">Join</button>` : ""}
-      <button type="button" data-watch="${escapeHtml(t.code)}">Watch</button></li>`;
+  const rows = state.tables.map((table) => {
+    const seats = table.seats.map((s) => (s.kind === "empty" ? `<em>${t("free")}</em>` : escapeHtml(s.name || t(s.kind)))).join(` ${t("vs")} `);
+    const free = table.seats.some((s) => s.kind === "empty");
+    return `<li><span class="code">${escapeHtml(table.code)}</span> <span>${escapeHtml(table.preset ? t(table.preset) : t("custom"))}</span> <span>${seats}</span> <span>${t(table.status)}</span> <span>${t("{n} watching", { n: table.spectators })}</span>
+      ${free ? `<button type="button" data-join="${escapeHtml(table.code)}">${t("Join")}</button>` : ""}
+      <button type="button" data-watch="${escapeHtml(table.code)}">${t("Watch")}</button></li>`;
   });
   $("#lobby-notice").textContent = state.notice;
   $("#replay-title").textContent = t("Replay a game");
   $("#record-file-label").textContent = t("A record you saved (spades-….json)");
-  $("#table-list").innerHTML = rows.length ? rows.join("") : "<li class=\"empty\">No open tables yet: create one.</li>";
+  $("#table-list").innerHTML = rows.length ? rows.join("") : `<li class="empty">${t("No open tables yet: create one.")}</li>`;
 }
 
 function typedCode() {

@@ -10,6 +10,7 @@
 // for its TableInfo, and closes. A request that answers a table's summary without a
 // player (say `peek_table`) would spare the server that passing spectator.
 
+import { formatNumber, t } from "../i18n.js";
 import { serverUrl } from "../net.js";
 import { $, escapeHtml, render, state } from "../store.js";
 
@@ -32,12 +33,12 @@ export function onNameSubmit(connect) {
 
 /** The table's rules as a few plain sentences (an array of text). */
 export function rulesInWords(rules) {
-  const words = [`First to ${rules.target_score} points wins.`];
-  if (rules.lose_score !== null) words.push(`A player at ${rules.lose_score} points or below loses.`);
-  words.push("Each hand you draft your 13 cards from the stock, bid how many tricks you will take, then play; spades are trumps.");
-  words.push(rules.nil ? `You may bid nil (no tricks): ${rules.nil_bonus} points if you make it, lose as many if not.` : "No nil bids.");
-  if (rules.blind_nil) words.push(`Blind nil (before seeing a card) is worth ${rules.blind_nil_bonus} points.`);
-  words.push(`Every ${rules.bag_limit} extra tricks (bags) cost ${rules.bag_penalty} points.`);
+  const words = [t("First to {target} points wins.", { target: formatNumber(rules.target_score) })];
+  if (rules.lose_score !== null) words.push(t("A player at {lose} points or below loses.", { lose: formatNumber(rules.lose_score) }));
+  words.push(t("Each hand you draft your 13 cards from the stock, bid how many tricks you will take, then play; spades are trumps."));
+  words.push(rules.nil ? t("You may bid nil (no tricks): {bonus} points if you make it, lose as many if not.", { bonus: rules.nil_bonus }) : t("No nil bids."));
+  if (rules.blind_nil) words.push(t("Blind nil (before seeing a card) is worth {bonus} points.", { bonus: rules.blind_nil_bonus }));
+  words.push(t("Every {limit} extra tricks (bags) cost {penalty} points.", { limit: rules.bag_limit, penalty: rules.bag_penalty }));
   return words;
 }
 
@@ -45,21 +46,21 @@ export function rulesInWords(rules) {
 function invitation(table) {
   const host = table.seats.find((seat) => seat.kind === "human" || seat.name);
   const free = table.seats.some((seat) => seat.kind === "empty");
-  const who = host && host.name ? escapeHtml(host.name) : "A friend";
-  const heading = free ? `${who} invites you to play Spades` : `${who}'s table is full: you can watch`;
+  const who = host && host.name ? escapeHtml(host.name) : t("A friend");
+  const heading = free ? t("{name} invites you to play Spades", { name: who }) : t("{name}'s table is full: you can watch", { name: who });
   const rules = rulesInWords(table.rules).map((line) => `<li>${escapeHtml(line)}</li>`).join("");
-  const preset = table.preset ? `${escapeHtml(table.preset)} rules` : "custom rules";
+  const preset = table.preset ? t("{preset} rules", { preset: escapeHtml(t(table.preset)) }) : t("custom rules");
   return `<h2 id="landing-title">${heading}</h2>
-    <p>Table <strong class="code">${escapeHtml(table.code)}</strong> · ${preset}</p>
+    <p>${t("Table")} <strong class="code">${escapeHtml(table.code)}</strong> · ${preset}</p>
     <ul class="rules-words">${rules}</ul>`;
 }
 
 function paint(table, code) {
   const landing = $("#landing");
-  landing.innerHTML = table ? invitation(table) : `<h2 id="landing-title">You are invited to play Spades</h2><p>Table <strong class="code">${escapeHtml(code)}</strong></p>`;
+  landing.innerHTML = table ? invitation(table) : `<h2 id="landing-title">${t("You are invited to play Spades")}</h2><p>${t("Table")} <strong class="code">${escapeHtml(code)}</strong></p>`;
   landing.hidden = false;
-  $("#name-title").textContent = "Your name";
-  $("#name-form button").textContent = table && !table.seats.some((seat) => seat.kind === "empty") ? "Watch" : "Sit down";
+  $("#name-title").textContent = t("Your name");
+  $("#name-form button").textContent = table && !table.seats.some((seat) => seat.kind === "empty") ? t("Watch") : t("Sit down");
 }
 
 /** Show the invitation for table `code` above the name form (empty, focused). */

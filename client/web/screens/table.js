@@ -16,6 +16,7 @@ import * as gameOver from "../phases/gameover.js";
 import * as handResult from "../phases/handresult.js";
 import * as play from "../phases/play.js";
 import * as waiting from "../phases/waiting.js";
+import { t } from "../i18n.js";
 import { $, countdown, escapeHtml, state } from "../store.js";
 import { endPause } from "../sync.js";
 import { renderScores, renderSeat } from "../widgets.js";
@@ -43,7 +44,7 @@ export function renderTable() {
   const { table, view } = state;
   const root = $("#table");
   if (!table || !view) {
-    root.innerHTML = `<p class="waiting">Joining table ${escapeHtml(state.code || "")}…</p>`;
+    root.innerHTML = `<p class="waiting">${t("Joining table {code}…", { code: escapeHtml(state.code || "") })}</p>`;
     return;
   }
   const me = view.seat;
@@ -57,29 +58,29 @@ export function renderTable() {
     paused: state.paused ? "yes" : "no",
     myTurn: turn ? turn.phase : "",
   });
-  const invite = table.private && table.status === "waiting" ? `<span class="invite">Send this link to a friend: <input id="invite-link" readonly value="${escapeHtml(link)}" aria-label="invitation link"> <button type="button" id="copy-link">Copy</button></span>` : "";
+  const invite = table.private && table.status === "waiting" ? `<span class="invite">${t("Send this link to a friend:")} <input id="invite-link" readonly value="${escapeHtml(link)}" aria-label="${t("invitation link")}"> <button type="button" id="copy-link">${t("Copy")}</button></span>` : "";
   const canAddBot = table.status === "waiting" && me !== null && table.seats.some((s) => s.kind === "empty");
   root.innerHTML = `
     <div class="topline">
-      <span>Table <strong class="code">${escapeHtml(table.code)}</strong> · ${escapeHtml(table.preset || "custom rules")}${view.hand_number > 0 ? ` · hand ${view.hand_number}` : ""}${me === null ? " · watching" : ""}</span>
+      <span>${t("Table")} <strong class="code">${escapeHtml(table.code)}</strong> · ${escapeHtml(table.preset ? t(table.preset) : t("custom rules"))}${view.hand_number > 0 ? ` · ${t("hand {number}", { number: view.hand_number })}` : ""}${me === null ? ` · ${t("watching")}` : ""}</span>
       ${invite}
     </div>
     <div class="board">
-      <section class="seat opponent" aria-label="opponent">${renderSeat(1 - viewerSeat, view)}</section>
+      <section class="seat opponent" aria-label="${t("opponent")}">${renderSeat(1 - viewerSeat, view)}</section>
       <section class="phase" aria-label="${escapeHtml(view.phase.replace("_", " "))}">${renderCentre(view, turn)}</section>
-      <section class="seat mine" aria-label="${me === null ? "seat 0" : "your hand"}">${me === null ? renderSeat(viewerSeat, view) : renderHand(view, turn)}</section>
+      <section class="seat mine" aria-label="${me === null ? t("seat {seat}", { seat: 0 }) : t("your hand")}">${me === null ? renderSeat(viewerSeat, view) : renderHand(view, turn)}</section>
       <p class="notice" role="alert">${escapeHtml(state.notice)}</p>
     </div>
     <aside class="side">
       ${renderScores(view)}
       <div class="buttons">
-        <button type="button" id="open-sheet">Score sheet (s)</button>
-        <button type="button" id="open-settings">Settings (o)</button>
-        <button type="button" id="open-help">Keys (?)</button>
-        ${canAddBot ? `<button type="button" id="add-bot">Bring in the bot (b)</button>` : ""}
-        <button type="button" id="leave">${me === null ? "Stop watching" : "Leave"}</button>
+        <button type="button" id="open-sheet">${t("Score sheet (s)")}</button>
+        <button type="button" id="open-settings">${t("Settings (o)")}</button>
+        <button type="button" id="open-help">${t("Keys (?)")}</button>
+        ${canAddBot ? `<button type="button" id="add-bot">${t("Bring in the bot (b)")}</button>` : ""}
+        <button type="button" id="leave">${me === null ? t("Stop watching") : t("Leave")}</button>
       </div>
-      <h2>Log</h2>
+      <h2>${t("Log")}</h2>
       <ol class="log" aria-live="polite">${renderLog()}</ol>
       ${renderChat()}
     </aside>`;
