@@ -7,6 +7,7 @@ from __future__ import annotations
 from client.draw import Dims, Line, pad
 from client.i18n import _
 from client.model.core import Model, Overlay
+from client.rules import preset_text
 from protocol import messages as m
 
 __all__ = ["keys", "lines", "lobby_lines", "open_window", "rated_lines", "rated_wanted", "title"]
@@ -31,7 +32,8 @@ def lobby_lines(model: Model) -> list[Line]:
     if account.signed_in is None:
         return [[("class:dim", "  " + _("Guest · a sign in or register · b leaderboard"))]]
     ratings = " · ".join(
-        f"{line.preset} {line.rating}{'?' if line.provisional else ''}" for line in account.ratings
+        f"{preset_text(line.preset)} {line.rating}{'?' if line.provisional else ''}"
+        for line in account.ratings
     )
     return [
         [("", "  " + _("{name}: {ratings}").format(name=account.signed_in, ratings=ratings))],

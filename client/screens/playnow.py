@@ -7,6 +7,7 @@ from __future__ import annotations
 from client.draw import Dims, Line
 from client.i18n import _
 from client.model.core import Model, Overlay
+from client.rules import preset_text
 from client.text import safe_text
 
 __all__ = ["keys", "lines", "open_window", "title"]
@@ -26,7 +27,7 @@ def lines(model: Model, size: Dims) -> list[Line]:
     seek = model.play_now
     kind = _("rated") if seek.rated else _("casual")
     out: list[Line] = [
-        [("", " " + _("Rules") + ": "), ("class:head", seek.preset)],
+        [("", " " + _("Rules") + ": "), ("class:head", preset_text(seek.preset))],
         [("", " " + _("Game") + ": "), ("class:head", kind)],
         [],
     ]
@@ -34,7 +35,7 @@ def lines(model: Model, size: Dims) -> list[Line]:
         out.append([("class:turn", " " + _("Looking for an opponent of your level…"))])
         if seek.offer is not None:
             words = _("Nobody close yet: play the bot ({level}) instead? Press b.")
-            out.append([("", " " + words.format(level=seek.offer.level))])
+            out.append([("", " " + words.format(level=_(seek.offer.level)))])
         out.append([("class:dim", " " + _("Esc stops looking"))])
     elif seek.status == "paired" and seek.paired is not None:
         opponent = safe_text(seek.paired.opponent)

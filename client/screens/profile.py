@@ -8,6 +8,7 @@ import time
 from client.draw import Dims, Line, pad
 from client.i18n import _, ngettext
 from client.model.core import Model, Overlay
+from client.rules import preset_text
 from client.text import safe_text
 from protocol import messages as m
 
@@ -60,7 +61,7 @@ def profile_lines(model: Model, size: Dims) -> list[Line]:
         trend = " ".join(str(point) for point in line.history[-8:])
         out.append(
             [
-                ("", f" {pad(line.preset, 13)} {pad(shown_rating(line), 6)} "),
+                ("", f" {pad(preset_text(line.preset), 13)} {pad(shown_rating(line), 6)} "),
                 (
                     "class:dim",
                     _("±{dev} · {wins} won, {losses} lost").format(
@@ -86,7 +87,8 @@ def profile_lines(model: Model, size: Dims) -> list[Line]:
     room = max(3, size.rows - len(out) - 8)
     for game in profile.games[:room]:
         when = time.strftime("%Y-%m-%d", time.gmtime(game.ended))
-        result = _("aborted") if game.won is None else _("won") if game.won else _("lost")
+        # "win"/"loss", not "won": "won" is already the column of tricks won
+        result = _("aborted") if game.won is None else _("win") if game.won else _("loss")
         kind = _("rated") if game.rated else _("casual")
         after = "" if game.rating_after is None else f" → {game.rating_after}"
         mine, theirs = game.scores[game.seat], game.scores[1 - game.seat]
@@ -109,7 +111,7 @@ def profile_keys(model: Model, key: str) -> bool:
 
 
 def board_title(model: Model) -> str:
-    return _("Leaderboard: {preset}").format(preset=model.account.board_preset)
+    return _("Leaderboard: {preset}").format(preset=preset_text(model.account.board_preset))
 
 
 def board_lines(model: Model, size: Dims) -> list[Line]:

@@ -59,7 +59,7 @@ function report(seat, data) {
   const costliest = data.costliest.map((index) => all.find((d) => d.index === index)).filter(Boolean);
   const rows = data.hands.map((hand) => `<tr><th scope="row">${hand.hand_number}</th><td>${hand.blind_nil ? t("blind nil") : hand.bid ?? "–"}</td><td>${hand.tricks ?? "–"}</td><td>${hand.expected_tricks ?? "–"}</td><td>${hand.dd_tricks ?? "–"}</td><td>${hand.accuracy ?? "–"}</td></tr>`);
   return `<div class="analysis" data-seat="${seat}">
-    <p><strong class="accuracy">${t("Accuracy {a}%", { a: data.accuracy ?? "–" })}</strong> <span class="small">(${escapeHtml(data.level)})</span></p>
+    <p><strong class="accuracy">${t("Accuracy {a}%", { a: data.accuracy ?? "–" })}</strong> <span class="small">(${escapeHtml(t(data.level))})</span></p>
     <p class="small">${escapeHtml(verdicts)}</p>
     <h3>${t("The costliest decisions")}</h3>
     <ol class="costliest">${costliest.map((d) => decisionButton(seat, d)).join("") || `<li>${t("none: every decision was good")}</li>`}</ol>

@@ -12,6 +12,7 @@
 // seat went on to play. Throws RecordError when the record is not one.
 
 import { cardIndex, parts } from "../cards.js";
+import { t } from "../i18n.js";
 
 export class RecordError extends Error {}
 
@@ -52,7 +53,7 @@ function playedBy(actions) {
 /** Every step of the game in `record` (see the module's comment). */
 export function replaySteps(record) {
   if (!record || record.format !== "spades-record/1" || !Array.isArray(record.hands)) {
-    throw new RecordError("not a spades-record/1 game record");
+    throw new RecordError(t("not a spades-record/1 game record"));
   }
   const steps = [];
   const hands = [];
@@ -86,7 +87,7 @@ export function replaySteps(record) {
     steps.push(copy(board));
     for (const [seat, text] of hand.actions) {
       if (seat === null) continue; // the deal: commit, shuffle (the stock is in the record)
-      if (seat !== 0 && seat !== 1) throw new RecordError(`bad seat in ${text}`);
+      if (seat !== 0 && seat !== 1) throw new RecordError(t("bad seat in {action}", { action: text }));
       board = copy(board);
       board.seat = seat;
       board.text = text;
@@ -98,7 +99,7 @@ export function replaySteps(record) {
         board.kind = "blind_nil";
         board.blind[seat] = head === "blind-nil";
       } else if (head === "keep" || head === "discard") {
-        if (pos + 1 >= stock.length) throw new RecordError("the draft runs past the stock");
+        if (pos + 1 >= stock.length) throw new RecordError(t("the draft runs past the stock"));
         const [top, next] = [stock[pos], stock[pos + 1]];
         pos += 2;
         board.kind = "draft";
@@ -120,7 +121,7 @@ export function replaySteps(record) {
         board.bids[seat] = rest[0] === "nil" ? 0 : Number(rest[0]);
       } else if (head === "play") {
         const card = rest[0];
-        if (!board.hands[seat].includes(card)) throw new RecordError(`seat ${seat} does not hold ${card}`);
+        if (!board.hands[seat].includes(card)) throw new RecordError(t("seat {seat} does not hold {card}", { seat, card }));
         board.kind = "play";
         if (board.trick.length === 0) leader = seat;
         board.hands[seat] = board.hands[seat].filter((held) => held !== card);
@@ -131,7 +132,7 @@ export function replaySteps(record) {
           board.tricks[board.won] += 1;
         }
       } else {
-        throw new RecordError(`unknown action ${text}`);
+        throw new RecordError(t("unknown action {action}", { action: text }));
       }
       decisions[seat].push(steps.length);
       steps.push(board);

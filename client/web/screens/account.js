@@ -65,7 +65,7 @@ function signInForm() {
 }
 
 function signedIn() {
-  const ratings = account.ratings.map((line) => `${escapeHtml(line.preset)} <strong>${shownRating(line)}</strong>`).join(" · ");
+  const ratings = account.ratings.map((line) => `${escapeHtml(t(line.preset))} <strong>${shownRating(line)}</strong>`).join(" · ");
   return `<h2>${escapeHtml(t("Signed in as {name}", { name: account.name }))}</h2>
     <p class="ratings">${ratings}</p>
     <div class="account-form">
@@ -75,11 +75,12 @@ function signedIn() {
 }
 
 function profileView(profile) {
-  const lines = profile.ratings.map((line) => `<tr><th>${escapeHtml(line.preset)}</th><td class="num">${shownRating(line)}</td>
+  const lines = profile.ratings.map((line) => `<tr><th>${escapeHtml(t(line.preset))}</th><td class="num">${shownRating(line)}</td>
       <td class="num">±${line.deviation}</td><td>${escapeHtml(t("{wins} won, {losses} lost", { wins: line.wins, losses: line.losses }))}</td>
       <td class="history">${line.history.map((point) => `<span>${point}</span>`).join(" ")}</td></tr>`);
   const games = profile.games.map((game) => {
-    const result = game.won === null ? t("aborted") : game.won ? t("won") : t("lost");
+    // "win"/"loss", not "won": "won" is already the column of tricks won
+    const result = game.won === null ? t("aborted") : game.won ? t("win") : t("loss");
     const after = game.rating_after === null ? "" : `→ ${game.rating_after}`;
     const when = new Date(game.ended * 1000).toISOString().slice(0, 16).replace("T", " ");
     return `<tr><td>${escapeHtml(when)}</td><td>${escapeHtml(game.opponent)}</td><td>${escapeHtml(result)}</td>
@@ -97,8 +98,8 @@ function boardView(board) {
       <td class="num"><strong>${entry.rating}</strong></td><td class="num">±${entry.deviation}</td>
       <td>${escapeHtml(nt("{n} game", "{n} games", entry.games, { n: entry.games }))}</td></tr>`);
   const other = board.preset === "classic" ? "five-hundred" : "classic";
-  return `<h3>${escapeHtml(t("Leaderboard: {preset}", { preset: board.preset }))}
-      <button type="button" data-account-board="${other}">${escapeHtml(other)}</button></h3>
+  return `<h3>${escapeHtml(t("Leaderboard: {preset}", { preset: t(board.preset) }))}
+      <button type="button" data-account-board="${other}">${escapeHtml(t(other))}</button></h3>
     ${rows.length ? `<table class="board-table"><tbody>${rows.join("")}</tbody></table>` : `<p class="hint">${escapeHtml(t("Nobody has an established rating here yet."))}</p>`}`;
 }
 

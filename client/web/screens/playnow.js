@@ -34,7 +34,7 @@ function searching() {
 }
 
 function choosingHtml() {
-  const options = PRESETS.map((name) => `<option value="${name}"${name === seek.preset ? " selected" : ""}>${escapeHtml(name)}</option>`);
+  const options = PRESETS.map((name) => `<option value="${name}"${name === seek.preset ? " selected" : ""}>${escapeHtml(t(name))}</option>`);
   const refused =
     seek.status === "refused"
       ? `<p class="notice" role="alert">${escapeHtml(
@@ -51,7 +51,7 @@ function choosingHtml() {
 
 function searchingHtml() {
   const offer = seek.offer
-    ? `<p>${escapeHtml(t("Nobody close yet: play the bot ({level}) instead?", { level: seek.offer.level }))}
+    ? `<p>${escapeHtml(t("Nobody close yet: play the bot ({level}) instead?", { level: t(seek.offer.level) }))}
         <button type="button" data-playnow="bot">${escapeHtml(t("Play the bot"))}</button></p>`
     : "";
   return `<p class="seeking" role="status">${escapeHtml(t("Looking for an opponent of your level…"))}</p>${offer}
