@@ -46,6 +46,13 @@ ERROR_TEXTS: Final[dict[str, str]] = {
     "internal_error": N_("The server failed on this request."),
     "banned": N_("You are banned from this server."),
     "muted": N_("The host muted your chat."),
+    # accounts and play now
+    "bad_credentials": N_("Wrong name or password."),
+    "name_taken": N_("An account with a name like this exists already."),
+    "bad_password": N_("A password has at least 8 characters."),
+    "not_signed_in": N_("Sign in to an account first."),
+    "unknown_account": N_("No account has this name."),
+    "rated_needs_account": N_("Rated games need an account: sign in, or play a casual game."),
 }
 
 

@@ -34,6 +34,13 @@ function texts() {
     internal_error: t("The server failed on this request."),
     banned: t("You are banned from this server."),
     muted: t("The host muted your chat."),
+    // accounts and play now
+    bad_credentials: t("Wrong name or password."),
+    name_taken: t("An account with a name like this exists already."),
+    bad_password: t("A password has at least 8 characters."),
+    not_signed_in: t("Sign in to an account first."),
+    unknown_account: t("No account has this name."),
+    rated_needs_account: t("Rated games need an account: sign in, or play a casual game."),
   };
 }
 
