@@ -7,7 +7,7 @@
 //   click(target)        // app.js's click chain
 //   ratedWanted()        // create.js: the "rated" box of the create form
 
-import { t, nt } from "../i18n.js";
+import { formatDate, nt, t } from "../i18n.js";
 import { TOKEN_KEY } from "../net.js";
 import { $, escapeHtml, render, state } from "../store.js";
 
@@ -82,7 +82,7 @@ function profileView(profile) {
     // "win"/"loss", not "won": "won" is already the column of tricks won
     const result = game.won === null ? t("aborted") : game.won ? t("win") : t("loss");
     const after = game.rating_after === null ? "" : `→ ${game.rating_after}`;
-    const when = new Date(game.ended * 1000).toISOString().slice(0, 16).replace("T", " ");
+    const when = formatDate(new Date(game.ended * 1000)); // in the language's own way
     return `<tr><td>${escapeHtml(when)}</td><td>${escapeHtml(game.opponent)}</td><td>${escapeHtml(result)}</td>
       <td class="num">${game.scores[game.seat]}–${game.scores[1 - game.seat]}</td>
       <td>${escapeHtml(game.rated ? t("rated") : t("casual"))}</td><td class="num">${after}</td></tr>`;
