@@ -6,7 +6,7 @@
 //   onAnalysis(message);   onAnalysisError(error)
 
 import { parts, short } from "../cards.js";
-import { t } from "../i18n.js";
+import { formatNumber, t } from "../i18n.js";
 import { $, escapeHtml, render, state } from "../store.js";
 import { centre, describe, nameOf, seatRow } from "./board.js";
 
@@ -32,6 +32,10 @@ function actionWords(text) {
   return text;
 }
 
+// numbers in the language's own way (97,5 in German); one decimal for points and margins
+const number = (value) => (value === null || value === undefined ? "–" : formatNumber(value));
+const tenths = (value) => formatNumber(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 function decisionsOf(data) {
   return data.hands.flatMap((hand) => hand.decisions);
 }
@@ -44,7 +48,7 @@ function decisionAt(seat, index) {
 
 function lossWords(decision) {
   if (!decision.knew) return t("the only choice");
-  return t("{loss} points lost", { loss: decision.knew.loss.toFixed(1) });
+  return t("{loss} points lost", { loss: tenths(decision.knew.loss) });
 }
 
 function decisionButton(seat, decision) {
@@ -57,9 +61,9 @@ function report(seat, data) {
   const verdicts = Object.entries(VERDICTS()).map(([key, word]) => `${word} ${data.verdicts[key] || 0}`).join(" · ");
   const all = decisionsOf(data);
   const costliest = data.costliest.map((index) => all.find((d) => d.index === index)).filter(Boolean);
-  const rows = data.hands.map((hand) => `<tr><th scope="row">${hand.hand_number}</th><td>${hand.blind_nil ? t("blind nil") : hand.bid ?? "–"}</td><td>${hand.tricks ?? "–"}</td><td>${hand.expected_tricks ?? "–"}</td><td>${hand.dd_tricks ?? "–"}</td><td>${hand.accuracy ?? "–"}</td></tr>`);
+  const rows = data.hands.map((hand) => `<tr><th scope="row">${hand.hand_number}</th><td>${hand.blind_nil ? t("blind nil") : hand.bid ?? "–"}</td><td>${hand.tricks ?? "–"}</td><td>${number(hand.expected_tricks)}</td><td>${number(hand.dd_tricks)}</td><td>${number(hand.accuracy)}</td></tr>`);
   return `<div class="analysis" data-seat="${seat}">
-    <p><strong class="accuracy">${t("Accuracy {a}%", { a: data.accuracy ?? "–" })}</strong> <span class="small">(${escapeHtml(t(data.level))})</span></p>
+    <p><strong class="accuracy">${t("Accuracy {a}%", { a: number(data.accuracy) })}</strong> <span class="small">(${escapeHtml(t(data.level))})</span></p>
     <p class="small">${escapeHtml(verdicts)}</p>
     <h3>${t("The costliest decisions")}</h3>
     <ol class="costliest">${costliest.map((d) => decisionButton(seat, d)).join("") || `<li>${t("none: every decision was good")}</li>`}</ol>
@@ -123,7 +127,7 @@ export function renderDecision() {
   const allMarks = { ...marks };
   if (bestAll && bestAll !== made) allMarks[bestAll] = "best";
   const knew = decision && decision.knew
-    ? t("Chosen: {made} (expected margin {m}). Best: {best} ({b}).", { made: actionWords(decision.action), m: decision.knew.made.toFixed(1), best: actionWords(decision.knew.best_action), b: decision.knew.best.toFixed(1) })
+    ? t("Chosen: {made} (expected margin {m}). Best: {best} ({b}).", { made: actionWords(decision.action), m: tenths(decision.knew.made), best: actionWords(decision.knew.best_action), b: tenths(decision.knew.best) })
     : t("The only choice.");
   const hind = decision && decision.hindsight
     ? t("{made}: {mt} tricks, margin {mp}. Best {best}: {bt} tricks, margin {bp}.", { made: actionWords(decision.action), mt: decision.hindsight.made_tricks, mp: decision.hindsight.made_points, best: actionWords(decision.hindsight.best_action), bt: decision.hindsight.best_tricks, bp: decision.hindsight.best_points })
