@@ -97,6 +97,9 @@ class SearchConfig:
     draft_samples: int = 0
     """Sampled deals per draft turn for :func:`engine.bot.draft.search_draft` (``0``: the
     shared draft heuristic)."""
+    play_bag_share: float = 0.5
+    """The part of a bag's future penalty card play charges now: the higher, the harder
+    it ducks once its bid is made (bag-aware play)."""
     focus: bool = False
     """Spend half of a card decision's deals on every card and the other half on the two
     best cards after the first half (successive halving), instead of all on all."""
@@ -118,6 +121,7 @@ class SearchConfig:
             draft_samples=self.draft_samples
             and max(_MIN_SAMPLES, round(self.draft_samples * min(1.0, factor))),
             bid_bag_share=self.bid_bag_share,
+            play_bag_share=self.play_bag_share,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
                 None
@@ -319,7 +323,7 @@ def search_play(
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     # in the fast layer the bot is seat 0
-    util = utility_table(view.rules, scores, bags, bids, blind, 0)
+    util = utility_table(view.rules, scores, bags, bids, blind, 0, config.play_bag_share)
     modes = modes_table(bids)
     won0 = view.tricks_won[me]
     won1 = view.tricks_won[opp]

@@ -136,6 +136,16 @@ def test_blind_nil_only_when_sensible(level: str) -> None:
     assert declares(360, 480)
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_blind_nil_only_when_behind_by_the_deficit(level: str) -> None:
+    # the opponent is about to reach the target (500): the score model alone would gamble
+    # at a smaller deficit, the deficit rule keeps the bot to a catch-up gamble
+    for mine, theirs in ((420, 480), (401, 490)):
+        action = Bot(level, seed=3).choose(blind_nil_view((mine, theirs)))
+        assert action == BlindNil(False)
+    assert Bot(level, seed=3).choose(blind_nil_view((380, 480))) == BlindNil(True)
+
+
 def test_no_blind_nil_when_the_rules_forbid_it() -> None:
     rules = FIVE_HUNDRED.replace(blind_nil_min_deficit=400)
     state = GameState(rules)
