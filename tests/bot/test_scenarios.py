@@ -245,3 +245,16 @@ def test_a_bid_that_charges_bags_their_penalty_bids_closer_to_its_tricks() -> No
         assert dear >= cheap
         higher += dear > cheap
     assert higher >= 1
+
+
+def test_play_bag_share_charges_over_tricks_only() -> None:
+    from engine.bot.evaluate import utility_table
+
+    def table(share: float) -> list[float]:
+        # bids 3 and 10: at 3 tricks both make their bids exactly, no bag on either side
+        return utility_table(CLASSIC, (100, 100), (5, 5), (3, 10), (False, False), 0, share)
+
+    light, heavy = table(0.5), table(1.0)
+    assert light[3] == heavy[3]
+    # a fourth trick sets the opponent and is a bag: charged more with the whole penalty
+    assert heavy[4] - heavy[3] < light[4] - light[3]
