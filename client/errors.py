@@ -46,12 +46,6 @@ ERROR_TEXTS: Final[dict[str, str]] = {
     "internal_error": N_("The server failed on this request."),
     "banned": N_("You are banned from this server."),
     "muted": N_("The host muted your chat."),
-    "bad_credentials": N_("No account has this name, or the password is wrong."),
-    "name_taken": N_("An account already has this name (or one that looks like it)."),
-    "bad_password": N_("The new password is too short: at least 8 characters."),
-    "not_signed_in": N_("Sign in first: this needs an account."),
-    "unknown_account": N_("No account has this name."),
-    "rated_needs_account": N_("Rated games are for signed-in players: sign in, or play casual."),
 }
 
 

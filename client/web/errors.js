@@ -34,12 +34,6 @@ function texts() {
     internal_error: t("The server failed on this request."),
     banned: t("You are banned from this server."),
     muted: t("The host muted your chat."),
-    bad_credentials: t("No account has this name, or the password is wrong."),
-    name_taken: t("An account already has this name (or one that looks like it)."),
-    bad_password: t("The new password is too short: at least 8 characters."),
-    not_signed_in: t("Sign in first: this needs an account."),
-    unknown_account: t("No account has this name."),
-    rated_needs_account: t("Rated games are for signed-in players: sign in, or play casual."),
   };
 }
 
