@@ -18,6 +18,7 @@ from protocol._messages.common import (
     MessageBase,
     RequestId,
     Seat,
+    Sha256Hex,
     TableCode,
 )
 from protocol._messages.structures import ActionMessage
@@ -30,6 +31,7 @@ __all__ = [
     "ClientMessage",
     "CreateTable",
     "Entropy",
+    "EntropyCommit",
     "GetAnalysis",
     "GetRecord",
     "Hello",
@@ -262,6 +264,29 @@ class Entropy(MessageBase):
     """Your request id, echoed in the answer."""
 
 
+class EntropyCommit(MessageBase):
+    """1.3: your seat's commitment to its random value for the shuffle of hand
+    ``hand_number``, sent before the value itself (see *The fair shuffle*).
+
+    Send it after the ``hand_started`` event of that hand, once per seat and hand; the
+    answer is ``entropy_accepted`` (``stage: commit``). When every seat's commitment is in
+    (or the wait is over) the table gets ``entropy_commitments``; only then send the value
+    with ``entropy`` (the reveal), which the server checks against this commitment.
+    """
+
+    type: Literal["entropy_commit"] = "entropy_commit"
+    code: TableCode
+    """The table code."""
+    hand_number: Count
+    """The hand it is for (from ``hand_started``)."""
+    commitment: Sha256Hex
+    """``SHA-256(b"spades/commit/v1" + C + seat as 1 byte + v)`` in lowercase hex, where
+    ``C`` is the 32 bytes of the hand's ``hand_started.commitment`` and ``v`` your value,
+    exactly 32 bytes from a secure random source."""
+    id: RequestId | None = None
+    """Your request id, echoed in the answer."""
+
+
 class Ping(MessageBase):
     """Answered by ``pong`` with the same ``nonce``."""
 
@@ -285,6 +310,7 @@ ClientMessage = Annotated[
     | Rematch
     | GetRecord
     | Entropy
+    | EntropyCommit
     | Ping
     | GetAnalysis,
     Field(discriminator="type"),

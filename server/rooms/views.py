@@ -38,6 +38,7 @@ def seat_info(table: Table, index: int, online: bool, now: float) -> m.SeatInfo:
         hold_seconds_left=left,
         hold_deadline=deadline,
         bot_standing_in=seat.bot_standing_in,
+        withheld_reveals=seat.withheld_reveals,
     )
 
 
