@@ -1,4 +1,4 @@
-"""Every message of protocol version 1.2 (and of 1.0 and 1.1), as strict, immutable
+"""Every message of protocol version 1.3 (and of 1.0 to 1.2), as strict, immutable
 pydantic models.
 
 A message is a msgpack map with a ``"type"`` key naming it. Messages a client sends form

@@ -52,6 +52,7 @@ class Table:
         self.problems: dict[int, list[str]] = {}
         self.withheld: dict[int, list[int]] = {}  # 1.3: seats that withheld a reveal
         self.relayed: dict[int, m.EntropyCommitments] = {}  # 1.3, by hand
+        self.collecting: int | None = None  # the hand whose events are being kept
         self.game_over: m.GameOver | None = None
         self.record_json: str | None = None
         self.saved_record: Path | None = None
@@ -126,18 +127,21 @@ class Table:
         if self.view is not None:
             self.view = fold(self.view, message)
         if isinstance(message, m.Events):
-            self._collect(message.events)
+            self.collect(message.events)
 
-    def _collect(self, events: tuple[m.EventMessage, ...]) -> None:
-        """Keep the evidence of the hand under way for its checks at ``hand_result``."""
+    def collect(self, events: tuple[m.EventMessage, ...]) -> None:
+        """Keep the evidence of the hand under way for its checks at ``hand_result``
+        (``fold`` and ``fold_part`` call it with every event they fold)."""
         for event in events:
-            if isinstance(event, m.HandStartedEvent) and self.my_seat is not None:
-                fresh = HandCollector(seat=self.my_seat, value="")
-                if event.hand_number in self.relayed:  # came during a trick pause
-                    fresh.relayed(self.relayed[event.hand_number])
-                self.collectors[event.hand_number] = fresh
-            number = self.view.hand_number if self.view is not None else None
-            collector = self.collectors.get(number) if number is not None else None
+            if isinstance(event, m.HandStartedEvent):
+                self.collecting = None
+                if self.my_seat is not None:
+                    fresh = HandCollector(seat=self.my_seat, value="")
+                    if event.hand_number in self.relayed:  # came during a trick pause
+                        fresh.relayed(self.relayed[event.hand_number])
+                    self.collectors[event.hand_number] = fresh
+                    self.collecting = event.hand_number
+            collector = self.collectors.get(self.collecting or 0)
             if collector is not None:
                 collector.add(event)
 
@@ -146,7 +150,7 @@ class Table:
         Raises :class:`OutOfStep` when one cannot apply."""
         if self.view is not None:
             self.view = fold_events(self.view, events)
-        self._collect(events)
+        self.collect(events)
 
     def set_turn(self, message: m.YourTurn, now: float) -> None:
         self.turn = message

@@ -52,8 +52,8 @@ class Hello(MessageBase):
     protocol_version: int = Field(ge=0, le=1_000)
     """The protocol version you speak: 1."""
     protocol_minor: int = Field(default=0, ge=0, le=1_000)
-    """1.1: the minor version you speak: 2 for 1.2, the current version (1: 1.1; left out
-    or 0: 1.0). The connection speaks the lower of yours and the server's, named in
+    """1.1: the minor version you speak: 3 for 1.3, the current version (2: 1.2, 1: 1.1;
+    left out or 0: 1.0). The connection speaks the lower of yours and the server's, named in
     ``welcome.protocol_minor``.
     """
     name: str = Field(min_length=1, max_length=24)
@@ -247,8 +247,10 @@ class Entropy(MessageBase):
 
     Send it after the ``hand_started`` event of that hand and before the draft starts (the
     ``shuffled`` event); once per seat and hand. The server mixes it into the shuffle, so
-    that the server alone cannot choose the deck (a host who also plays a seat still can in
-    1.2: see *The fair shuffle*).
+    that the server alone cannot choose the deck. In 1.3 it is the reveal: send it only
+    after ``entropy_commitments`` lists your ``entropy_commit`` (a value sent at once is
+    taken until then, but a host who plays the other seat could choose the deck around it:
+    see *The fair shuffle*).
     """
 
     type: Literal["entropy"] = "entropy"

@@ -81,7 +81,7 @@ class Welcome(MessageBase):
     id: RequestId | None = None
     """The ``id`` of your ``hello``."""
     protocol_minor: int = 0
-    """1.1: the minor version this connection speaks (2: 1.2, 1: 1.1, 0: 1.0)."""
+    """1.1: the minor version this connection speaks (3: 1.3, 2: 1.2, 1: 1.1, 0: 1.0)."""
     server_time: float | None = None
     """1.1: the server's clock when it sent this, Unix seconds: deadlines such as
     ``hold_deadline`` are on this clock.

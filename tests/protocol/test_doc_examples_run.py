@@ -119,7 +119,8 @@ def test_the_bot_example_plays_itself_to_the_end_of_a_game(
     refusals = re.findall(r"^refused: (\S+) (\S+)", out, re.MULTILINE)
     assert all(refusal == ("rate_limited", "action") for refusal in refusals), refusals
     assert len(refusals) <= 5, refusals
-    assert out.count("shuffle verified, your entropy included") == 2 * len(record["hands"])
+    assert out.count("seed and values verified, your entropy included") == 2 * len(record["hands"])
+    assert "withheld" not in out and "not protected" not in out
     for hand in record["hands"]:
         entropy = [bytes.fromhex(value) for value in hand["entropy"]]
         assert len(entropy) == 2 and all(len(value) == 32 for value in entropy)
