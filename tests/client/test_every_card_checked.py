@@ -103,20 +103,23 @@ def test_every_honest_hand_passes_every_client() -> None:
 
 
 def test_the_forgeries_cover_every_way_of_cheating() -> None:
-    assert WAYS == sorted(
-        [
-            "seed_not_committed",
-            "my_value_replaced",
-            "other_value_swapped",
-            "offered_card_forged",
-            "opponent_played_my_card",
-            "opponent_played_both_of_a_pair",
-            "exchange_draw_forged",
-            "first_drafter_changed",
-            "reveal_not_committed",
-            "commitments_rewritten",
-            "withheld_not_shown",
-        ]
+    assert (
+        sorted(
+            [
+                "seed_not_committed",
+                "my_value_replaced",
+                "other_value_swapped",
+                "offered_card_forged",
+                "opponent_played_my_card",
+                "opponent_played_both_of_a_pair",
+                "exchange_draw_forged",
+                "first_drafter_changed",
+                "reveal_not_committed",
+                "commitments_rewritten",
+                "withheld_not_shown",
+            ]
+        )
+        == WAYS
     )
 
 
