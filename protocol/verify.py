@@ -124,7 +124,7 @@ def _commit_problems(e: HandEvidence) -> list[str]:
     relayed = tuple(c or "" for c in e.relayed)
     problems: list[str] = []
     if tuple(e.result_commitments) != relayed:
-        problems.append("hand_result's entropy_commitments differ from those relayed")
+        problems.append("hand_result's entropy commitments differ from those relayed")
     if len(relayed) != 2 or len(e.entropy) != 2:
         return [*problems, "the hand does not have two commitments and two values"]
     for seat in (0, 1):
@@ -142,7 +142,7 @@ def _commit_problems(e: HandEvidence) -> list[str]:
             problems.append(f"seat {seat}'s revealed value does not match its commitment")
     withheld = withheld_seats(relayed, e.entropy)
     if [seat for seat in (0, 1) if e.withheld[seat]] != withheld:
-        problems.append("shuffled.withheld disagrees with the commitments and values")
+        problems.append("the shuffled event's withheld disagrees with the commitments and values")
     return problems
 
 

@@ -255,7 +255,13 @@ function exchangeProblems(e, result, cards) {
   if (reasons.length === 0) {
     return [t("the cards the other seat played fit no draft of its own with an exchange of {n} card(s)", { n: e.opponentExchanged })];
   }
-  return [reasons[0]];
+  if (reasons.length === 1) return [t("the exchange draws do not match: {reason}", { reason: reasons[0] })];
+  return [
+    t("the exchange draws match none of the {n} drafts the other seat could have made (the first: {reason})", {
+      n: reasons.length,
+      reason: reasons[0],
+    }),
+  ];
 }
 
 function* theirDrafts(pairs, played, outside, exchanged) {
@@ -301,4 +307,58 @@ function replayExchanges(e, pile, theirKept, order, positions) {
     pile.push(...[...gave].sort(byCard)); // given cards go last, in card order
   }
   return null;
+}
+
+/**
+ * This seat's evidence of the hand on screen, from the page's folded view (the tricks,
+ * its draft, its exchange) and the draft cards it noted with their stock positions.
+ */
+export function evidenceFromView(view, seen, committed, sent) {
+  const seat = view.seat;
+  const e = newEvidence(seat);
+  e.value = sent || "";
+  e.commitment = committed;
+  e.firstDrafter = view.first_drafter;
+  const at = new Map(seen.map(({ card, position }) => [position, card]));
+  const offers = [...at.keys()].filter((p) => p % 2 === 0).sort((a, b) => a - b);
+  e.turns = offers.map((p) => ({ card: at.get(p), other: at.get(p + 1) || null, kept: view.draft_kept.includes(at.get(p)) }));
+  e.given = [...view.exchange_given];
+  e.received = [...view.exchange_received];
+  e.opponentExchanged = view.exchange_counts[1 - seat] || 0;
+  e.opponentPlayed = view.tricks.map((trick) => (trick.leader === seat ? trick.cards[1] : trick.cards[0]));
+  return e;
+}
+
+const FAILED_KEY = "spades2.failedChecks";
+
+/**
+ * The page's verdict on a finished hand: {ok, reason, problems, withheld}. A seat gets
+ * every check; a spectator the seed against the commitment and the deck. A failed check
+ * keeps its evidence (the result, what this seat saw, the problems) in localStorage.
+ */
+export function verdict(result, { view, seen, committed, sent }) {
+  if (!view || view.seat === null || view.seat === undefined) {
+    const seedOk = isHex(result.seed) && bytesToHex(sha256Plain(hexToBytes(result.seed))) === (committed || result.commitment);
+    return seedOk
+      ? { ok: true, reason: t("the seed matches its commitment"), problems: [], withheld: [] }
+      : { ok: false, reason: t("the seed does not hash to the commitment of hand_started"), problems: [], withheld: [] };
+  }
+  const evidence = evidenceFromView(view, seen, committed, sent);
+  const { ok, problems, withheld } = checkEvidence(evidence, result);
+  if (!ok) keepEvidence({ result, evidence, problems });
+  const notes = withheld.map((seat) => t("seat {seat} committed to a shuffle value and did not reveal it", { seat }));
+  const reason = ok
+    ? [t("every card this seat saw and every card the other seat played fits the deck of the revealed seed and values"), ...notes].join("; ")
+    : problems.join("; ");
+  return { ok, reason, problems, withheld };
+}
+
+function keepEvidence(record) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(FAILED_KEY) || "[]");
+    kept.push({ ...record, when: new Date().toISOString() });
+    localStorage.setItem(FAILED_KEY, JSON.stringify(kept.slice(-20)));
+  } catch {
+    // no storage (a private window): the window still says what failed
+  }
 }

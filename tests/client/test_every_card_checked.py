@@ -1,21 +1,26 @@
 """Every Python client checks every card (issue 26): protocol.verify, the terminal client's
-table (client/model/table.py) and ``spades bot`` (client/bot_client.py) pass every honest
+table (client/model/table.py), ``spades replay`` and ``spades bot`` (client/bot_client.py)
+pass every honest
 hand, 1.1 values and 1.3 commit-reveal alike, and raise the alarm, naming what failed and
 keeping it, for a forged ``hand_result`` (or forged events) of each way of cheating."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from client.bot_client import BotStats, _Seat
 from client.model.table import Table
+from client.replay import load_pages, run_replay
 from engine.bot import Bot
 from protocol import messages as m
 from protocol.codec import decode_client
 from protocol.verify import HandCollector
+from tests.client.test_cli_replay import finished_record
 from tests.protocol.forged_hands import CODE, SeatHand, forgeries, seat_hands
 
 HANDS = {
@@ -174,3 +179,23 @@ def test_a_withheld_reveal_is_shown_not_an_alarm() -> None:
     assert table.withheld[hand.result.hand_number] == [other]
     stats, _ = bot_client(honest_withholding)
     assert stats.withheld == 1
+
+
+def test_replay_refuses_a_record_whose_cards_do_not_follow_from_its_seed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``spades replay`` rebuilds every card from the seeds and values: a record whose
+    stock was changed (two cards swapped) or whose seed is another one does not replay."""
+    record = finished_record("classic", 60)
+    _, pages = load_pages(record)
+    assert pages and all(page.verified for page in pages)
+    hands: list[dict[str, Any]] = record["hands"]  # type: ignore[assignment]
+    stock = hands[0]["stock"].split()
+    stock[0], stock[1] = stock[1], stock[0]
+    swapped = {**record, "hands": [{**hands[0], "stock": " ".join(stock)}, *hands[1:]]}
+    other_seed = {**record, "hands": [{**hands[0], "seed": "00" * 32}, *hands[1:]]}
+    for forged in (swapped, other_seed):
+        path = tmp_path / "forged.json"
+        path.write_text(json.dumps(forged))
+        assert run_replay(str(path), print_only=True) == 1
+        assert "cannot replay" in capsys.readouterr().out

@@ -1,7 +1,8 @@
 // The end of a hand: its result window (bids, tricks, points, bags) with this page's own
-// check of the shuffle (the seed against the commitment heard at the hand's start, the
-// cards this seat drew, and this seat's entropy). Enter or the button closes it. The
-// check's modules (shuffle.js, sha256.js) load at the first hand's end, not with the page.
+// check of the shuffle (verify.js: the seed against the commitment heard at the hand's
+// start, this seat's entropy, every card it saw, every card the other seat played, the
+// exchange draws). Enter or the button closes it. The check's modules (verify.js,
+// sha256.js) load at the first hand's end, not with the page.
 //
 //   onHandResult(message)   // a `hand_result` for the table on screen
 
@@ -20,16 +21,10 @@ export async function onHandResult(result) {
   setTimeout(draw, KEY_GRACE_MS + 50); // data-keys="on": the window takes Enter from now
   let check;
   try {
-    const [{ checkHand }, { hasWebCrypto }] = await Promise.all([import("../shuffle.js"), import("../sha256.js")]);
-    const hashedBy = hasWebCrypto() ? "Web Crypto" : "SHA-256 in this page";
-    check = { ...(await checkHand(result, committed, seen)), hashedBy };
-    const me = mySeat();
-    if (check.ok && sent && me !== null) {
-      check =
-        result.entropy[me] === sent
-          ? { ...check, reason: `${check.reason}; your entropy is in it` }
-          : { ...check, ok: false, reason: "the shuffle did not use the entropy this seat sent" };
-    }
+    // every check (verify.js): the seed, this seat's value, every card it saw, every card
+    // the other seat played, the exchange draws; the verdict is computed there
+    const { verdict } = await import("../verify.js");
+    check = { ...verdict(result, { view: state.view, seen, committed, sent }), hashedBy: "SHA-256 in this page" };
   } catch (error) {
     check = { ok: false, reason: `could not check: ${error}` };
   }
