@@ -347,9 +347,13 @@ export function verdict(result, { view, seen, committed, sent }) {
   const { ok, problems, withheld } = checkEvidence(evidence, result);
   if (!ok) keepEvidence({ result, evidence, problems });
   const notes = withheld.map((seat) => t("seat {seat} committed to a shuffle value and did not reveal it", { seat }));
-  const reason = ok
-    ? [t("every card this seat saw and every card the other seat played fits the deck of the revealed seed and values"), ...notes].join("; ")
-    : problems.join("; ");
+  const mine = sent ? [t("your entropy is in it")] : [];
+  const passed = [
+    t("the seed matches its commitment"),
+    t("the {n} cards this seat drew lie where the deck puts them", { n: seen.length }),
+    t("every card the other seat played lies in one of its draft pairs, one card per pair"),
+  ];
+  const reason = ok ? [...passed, ...mine, ...notes].join("; ") : problems.join("; ");
   return { ok, reason, problems, withheld };
 }
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from protocol import messages as m
 from protocol.verify import seat_commitment
 from server.errors import RequestError
 
-__all__ = ["HandEntropy", "Stage"]
+__all__ = ["HandEntropy", "Stage", "with_withheld"]
 
 Stage = Literal["values", "commit", "reveal"]
 
@@ -30,8 +31,11 @@ Stage = Literal["values", "commit", "reveal"]
 class HandEntropy:
     """One hand's entropy step (see the module)."""
 
-    def __init__(self, commitment: str, expected: list[int], committing: bool) -> None:
+    def __init__(
+        self, commitment: str, expected: list[int], committing: bool, hand_number: int = 0
+    ) -> None:
         self.commitment = commitment  # hand_started's, hex: inside every seat commitment
+        self.hand_number = hand_number
         self.expected = expected
         self.stage: Stage = "commit" if committing else "values"
         self.values: list[bytes | None] = [None, None]
@@ -96,10 +100,18 @@ class HandEntropy:
             )
         return any(self.values[seat] is None for seat in self.expected)
 
-    def relay(self) -> tuple[str | None, str | None]:
-        """End the commit stage: the commitments every seat and spectator now gets."""
+    def relay(self) -> None:
+        """End the commit stage: the commitments go out (:meth:`message`)."""
         self.stage = "reveal"
-        return self.commits[0], self.commits[1]
+
+    def message(self, code: str, reveal_seconds: float) -> m.EntropyCommitments:
+        """The relayed commitments, as every seat and spectator gets them."""
+        return m.EntropyCommitments(
+            table=code,
+            hand_number=self.hand_number,
+            commitments=(self.commits[0], self.commits[1]),
+            reveal_seconds=reveal_seconds,
+        )
 
     def outcome(self) -> tuple[tuple[bytes, bytes], tuple[bool, bool]]:
         """The two values for the shuffle (b"" for none) and which seats withheld theirs
@@ -116,3 +128,16 @@ class HandEntropy:
         if not self.committing:
             return ()
         return tuple(c or "" for c in self.commits)
+
+
+def with_withheld(
+    events: tuple[m.EventMessage, ...], withheld: tuple[bool, bool]
+) -> tuple[m.EventMessage, ...]:
+    """The events, with ``withheld`` in a ``shuffled`` event (the engine does not know who
+    committed: that is the server's part of the step)."""
+    if not any(withheld):
+        return events
+    return tuple(
+        e.model_copy(update={"withheld": withheld}) if isinstance(e, m.ShuffledEvent) else e
+        for e in events
+    )

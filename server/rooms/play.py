@@ -39,7 +39,7 @@ from protocol import convert
 from protocol import messages as m
 from protocol.codec import encode, encode_for
 from server.logs import event
-from server.rooms.entropy import HandEntropy
+from server.rooms.entropy import HandEntropy, with_withheld
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Level, Table
 from server.store import StoreError
@@ -167,7 +167,7 @@ class Play:
             for viewer, other in audience:
                 key = (viewer, other.minor)
                 if key not in encoded:
-                    events = _with_withheld(
+                    events = with_withheld(
                         convert.event_messages(outcome.for_viewer(viewer)), withheld
                     )
                     message = m.Events(table=self.code, version=outcome.version, events=events)
@@ -302,7 +302,9 @@ class Play:
         expected = self.entropy_expected()
         minors = {index: self._minor_at(index) for index in expected}
         committing = any(minor >= 3 for minor in minors.values())
-        self.hand = HandEntropy(self.state.commitment or "", expected, committing)
+        self.hand = HandEntropy(
+            self.state.commitment or "", expected, committing, self.state.hand_number
+        )
         for asked in expected:
             listener = self.room.listener_at(asked)
             if listener is not None:
@@ -324,17 +326,18 @@ class Play:
     def relay(self) -> None:
         """End the commit stage: everyone at the table gets the commitments (1.3)."""
         self.clock.cancel("entropy")
-        commitments = self.hand.relay()
-        message = m.EntropyCommitments(
-            table=self.code,
-            hand_number=self.state.hand_number,
-            commitments=commitments,
-            reveal_seconds=self.host.config.entropy_seconds,
-        )
+        self.hand.relay()
+        message = self.hand.message(self.code, self.host.config.entropy_seconds)
         for _, listener in self.room.audience():
             listener.send(message)
         late = functools.partial(self._entropy_late, self.game_no, self.state.version)
         self.clock.later("entropy", self.host.config.entropy_seconds, late)  # the reveals'
+
+    def remind_commitments(self, listener: Listener) -> None:
+        """A seat's snapshot between the relay and the shuffle (a resume, a resync): send
+        the relayed commitments again, so that it can still reveal."""
+        if self.state.awaiting_shuffle and self.hand.stage == "reveal":
+            listener.send(self.hand.message(self.code, self.host.config.entropy_seconds))
 
     def shuffle(self) -> None:
         """Draw the committed hand's stock with whatever entropy came (b"" for none); a
@@ -484,16 +487,3 @@ class Play:
         )
         self.room.broadcast(encode(over))
         self.room.send_update()
-
-
-def _with_withheld(
-    events: tuple[m.EventMessage, ...], withheld: tuple[bool, bool]
-) -> tuple[m.EventMessage, ...]:
-    """The events, with ``withheld`` in a ``shuffled`` event (the engine does not know who
-    committed: that is the server's part of the step)."""
-    if not any(withheld):
-        return events
-    return tuple(
-        e.model_copy(update={"withheld": withheld}) if isinstance(e, m.ShuffledEvent) else e
-        for e in events
-    )

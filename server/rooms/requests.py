@@ -159,6 +159,7 @@ def join(room: Room, listener: Listener, player_id: str, name: str, message: m.J
     mine = room.seat_of(player_id)
     if mine is not None:
         listener.send(room.snapshot(mine, message.id))
+        room.play.remind_commitments(listener)  # 1.3: the reveal it may have missed
         return
     index = room.free_seat(message.seat)
     room.sit(index, player_id, name)

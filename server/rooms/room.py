@@ -226,6 +226,7 @@ class Room:
             if self.status == "playing" and idle and others_turn and bot_to_move:
                 play.advance()  # the bots stopped while nobody was here
         listener.send(self.snapshot(index, None))
+        play.remind_commitments(listener)  # 1.3: the reveal it may have missed
         self.send_update(skip=listener)
         log.info("table %s: seat %d back", self.code, index)
         if self.status == "playing" and self.state.current_player == index:

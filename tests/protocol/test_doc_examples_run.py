@@ -26,6 +26,7 @@ from websockets.asyncio.client import connect
 
 from engine import GameState, RuleSet, Shuffle, shuffled_deck
 from engine.actions import Commit, Deal
+from protocol import messages as m
 from server import start_server
 from server.config import ServerConfig
 
@@ -209,5 +210,5 @@ def test_the_javascript_example_is_welcomed_on_a_json_connection() -> None:
         return json.loads(out.decode().splitlines()[0])
 
     welcome = with_server(test)
-    assert welcome["type"] == "welcome" and welcome["protocol_minor"] == 2
+    assert welcome["type"] == "welcome" and welcome["protocol_minor"] == m.PROTOCOL_MINOR
     assert welcome["name"] == "ada"

@@ -17,6 +17,7 @@ export async function onHandResult(result) {
   const committed = sessionStorage.getItem(commitmentKey(state.code, result.hand_number));
   const seen = state.draftSeen[result.hand_number] || [];
   const sent = sessionStorage.getItem(entropyKey(state.code, result.hand_number));
+  const view = state.view; // this hand's, before the next hand_started folds in
   state.handWindow = { result, check: null, committed, sent, opened: performance.now() };
   setTimeout(draw, KEY_GRACE_MS + 50); // data-keys="on": the window takes Enter from now
   let check;
@@ -24,7 +25,7 @@ export async function onHandResult(result) {
     // every check (verify.js): the seed, this seat's value, every card it saw, every card
     // the other seat played, the exchange draws; the verdict is computed there
     const { verdict } = await import("../verify.js");
-    check = { ...verdict(result, { view: state.view, seen, committed, sent }), hashedBy: "SHA-256 in this page" };
+    check = { ...verdict(result, { view, seen, committed, sent }), hashedBy: "SHA-256 in this page" };
   } catch (error) {
     check = { ok: false, reason: `could not check: ${error}` };
   }
