@@ -23,7 +23,9 @@ integer).
 
 from __future__ import annotations
 
+import functools
 import json
+import typing
 from typing import Any, Final
 
 import msgpack
@@ -87,6 +89,26 @@ def _downgraded(value: Any, added: dict[type[BaseModel], frozenset[str]]) -> Any
     return value
 
 
+@functools.cache
+def _carries(model: type[BaseModel], minor: int) -> bool:
+    """Whether a ``model`` message can hold anything a ``1.minor`` connection never gets
+    (most cannot: they go out whole, at model_dump's speed)."""
+    added = added_after(minor)
+    seen: set[type[BaseModel]] = set()
+    todo: list[Any] = [model]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            if item in added:
+                return True
+            if item not in seen:
+                seen.add(item)
+                todo.extend(field.annotation for field in item.model_fields.values())
+        else:
+            todo.extend(typing.get_args(item))
+    return False
+
+
 def _is_new(model: type[BaseModel], added: dict[type[BaseModel], frozenset[str]]) -> bool:
     names = added.get(model)
     return names is not None and set(model.model_fields) <= names
@@ -99,10 +121,10 @@ def wire_dict(message: BaseModel, minor: int = PROTOCOL_MINOR) -> dict[str, Any]
     and messages added after it (:func:`~protocol.messages.added_after`) are left out, and
     a message new since then gives ``None`` (it is not sent at all).
     """
-    if minor >= PROTOCOL_MINOR:
+    added = added_after(minor)
+    if minor >= PROTOCOL_MINOR or not _carries(type(message), minor):
         dumped: dict[str, Any] = message.model_dump(mode="python")
         return dumped
-    added = added_after(minor)
     if _is_new(type(message), added):
         return None
     result: dict[str, Any] = _downgraded(message, added)
