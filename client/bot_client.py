@@ -212,7 +212,8 @@ async def play(
     bot = Bot(level, seed=seed)
     progress = _Progress(games)
     token: str | None = None
-    for _hop in range(MAX_REDIRECTS + 1):
+    hops = 0
+    while True:
         async with connect(url, max_size=MAX_SERVER_MESSAGE_BYTES, compression=None) as ws:
             me = _Seat(ws, table, bot, stats)
             hello = m.Hello(
@@ -223,13 +224,18 @@ async def play(
             )
             await ws.send(encode(hello))
             await ws.send(encode(m.JoinTable(code=me.table, seat=seat, id=1)))
+            sat = stats.snapshots
             moved = await _serve(ws, me, progress)
         if moved is None:
             return progress.finished
+        if stats.snapshots > sat:
+            hops = 0  # it sat at the table there: the next move starts a new count
+        if hops == MAX_REDIRECTS:
+            raise BotClientError(f"more than {MAX_REDIRECTS} redirects in a row")
         url, token = moved
+        hops += 1
         stats.redirects += 1
         log.info("table %s lives at %s: following the redirect", table, url)
-    raise BotClientError(f"more than {MAX_REDIRECTS} redirects in a row")
 
 
 MAX_REDIRECTS = 5
