@@ -1,10 +1,12 @@
-"""``spades bot`` follows a ``redirect`` (protocol 1.2, a cluster node): it connects to the
+"""``spades bot`` speaks 1.3: it follows a ``redirect`` (a cluster node: it connects to the
 node named, says hello there with the token it was given, and sends its join again; a
-table that keeps moving is followed MAX_REDIRECTS times in a row, then it gives up."""
+table that keeps moving is followed MAX_REDIRECTS times in a row, then it gives up), and
+against a real server it commits, reveals after the relay and checks every hand."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
@@ -12,6 +14,8 @@ from websockets.asyncio.server import ServerConnection, serve
 from client.bot_client import MAX_REDIRECTS, BotClientError, BotStats, play
 from protocol import messages as m
 from protocol.codec import decode_client, encode
+from server import RunningServer
+from tests.server.helpers import FAST, Client, play_to_end, run
 
 TOKEN = "t" * 43
 
@@ -80,3 +84,32 @@ def test_the_bot_gives_up_on_a_table_that_keeps_moving(moves: int) -> None:
     seen, stats, error = run_nodes(moves)
     assert stats.redirects == MAX_REDIRECTS and "redirects in a row" in error
     assert [kind for kind, _ in seen].count("join_table") == MAX_REDIRECTS + 1
+
+
+def test_the_bot_client_commits_reveals_and_checks_every_hand_of_a_game() -> None:
+    """Against a real server with the entropy step on (its opponent a 1.0 connection, which
+    takes no part): the bot speaks 1.3, commits, reveals after the relay, and every hand
+    passes every check; its value is in every hand of the record."""
+    stats = BotStats()
+    results: list[m.HandResult] = []
+
+    async def test(server: RunningServer) -> None:
+        host = await Client.hello(server.url, "host", minor=0)
+        snap = await host.request(m.CreateTable(overrides=FAST, private=True), m.Snapshot)
+        bot = asyncio.create_task(
+            play(server.url, snap.table.code, level="easy", seed=5, stats=stats)
+        )
+
+        def keep(message: m.ServerMessage) -> bool:
+            if isinstance(message, m.HandResult):
+                results.append(message)
+            return False
+
+        over = await play_to_end(host, random.Random(5), stop=keep)
+        assert isinstance(over, m.GameOver)
+        assert await bot == 1
+
+    run(test, timeout=240.0, entropy_seconds=30.0)
+    assert len(results) >= 2 and stats.verified == len(results) and stats.problems == {}
+    assert stats.withheld == 0
+    assert all(len(result.entropy[1]) == 64 for result in results)  # its value, every hand
