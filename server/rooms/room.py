@@ -137,7 +137,14 @@ class Room:
     def snapshot(self, seat: int | None, req_id: int | None) -> m.Snapshot:
         play = self.play
         return views.snapshot(
-            self.table, play.state, seat, self.online(), self.now(), play.turn_deadline, req_id
+            self.table,
+            play.state,
+            seat,
+            self.online(),
+            self.now(),
+            play.turn_deadline,
+            req_id,
+            play.hand_commitments,
         )
 
     def info(self, seat: int | None, now: float | None = None) -> m.TableInfo:

@@ -27,6 +27,7 @@ from server.rooms import requests
 from server.rooms.room import Room
 from tests.server.helpers import Client, run
 from tests.server.test_rooms import CONFIG, Heard, Host, ManualClock, a_room
+from tests.server.test_rooms import play as play_moves
 
 VALUES = (bytes(range(32)), bytes(range(32, 64)))
 
@@ -166,6 +167,16 @@ def test_hand_result_repeats_the_commitments_for_1_3_only() -> None:
     reveal(room, bob, "bob", VALUES[1])
     result = room.play.hand_commitments[1]
     assert result == (c0, c1)
+    while room.state.hand_number == 1:  # the hand to its end (classic: no blind nil)
+        play_moves(room, {0: alice, 1: bob}, moves=1)
+    (told,) = alice.of(m.HandResult)
+    assert told.entropy_commitments == (c0, c1) and told.entropy == (
+        VALUES[0].hex(),
+        VALUES[1].hex(),
+    )
+    # a snapshot's hand results carry them too (a client that comes back checks them)
+    snap = room.snapshot(0, None)
+    assert snap.view.hand_results[0].entropy_commitments == (c0, c1)
     sample = m.HandResult(
         table="T",
         hand_number=1,
