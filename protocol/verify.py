@@ -123,7 +123,9 @@ def _commit_problems(e: HandEvidence) -> list[str]:
         return []
     relayed = tuple(c or "" for c in e.relayed)
     problems: list[str] = []
-    if tuple(e.result_commitments) != relayed:
+    recorded = tuple(e.result_commitments)
+    # no commitment at all is recorded as none (the hand was then dealt as in 1.2)
+    if (recorded if any(recorded) else ()) != (relayed if any(relayed) else ()):
         problems.append("hand_result's entropy commitments differ from those relayed")
     if len(relayed) != 2 or len(e.entropy) != 2:
         return [*problems, "the hand does not have two commitments and two values"]

@@ -130,7 +130,9 @@ function commitProblems(e, result) {
   }
   const relayed = e.relayed.map((c) => c || "");
   const problems = [];
-  if (recorded.length !== 2 || recorded.some((c, i) => c !== relayed[i])) {
+  // no commitment at all is recorded as none (the hand was then dealt as in 1.2)
+  const none = !recorded.some((c) => c) && !relayed.some((c) => c);
+  if (!none && (recorded.length !== 2 || recorded.some((c, i) => c !== relayed[i]))) {
     problems.push(t("hand_result's entropy commitments differ from those relayed"));
   }
   for (const seat of [0, 1]) {

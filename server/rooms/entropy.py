@@ -124,8 +124,9 @@ class HandEntropy:
         return values, withheld
 
     def recorded_commitments(self) -> tuple[str, ...]:
-        """``hand_result.entropy_commitments``: two entries, or none without a commit step."""
-        if not self.committing:
+        """``hand_result.entropy_commitments``: two entries, or none without a commit step
+        (or when no seat committed: then the hand is as a 1.2 one)."""
+        if not self.committing or not any(self.commits):
             return ()
         return tuple(c or "" for c in self.commits)
 

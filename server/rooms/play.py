@@ -345,7 +345,7 @@ class Play:
         self.clock.cancel("entropy")
         hand = self.hand
         values, withheld = hand.outcome()
-        if hand.committing:
+        if hand.recorded_commitments():  # kept in memory: a restart loses them (see docs)
             self.hand_commitments[self.state.hand_number] = hand.recorded_commitments()
         self.hand = HandEntropy("", [], committing=False)
         for index, missing in enumerate(withheld):
