@@ -308,8 +308,7 @@ class Play:
         for asked in expected:
             listener = self.room.listener_at(asked)
             if listener is not None:
-                # the entropy it is now asked for (and its commitment before, in 1.3)
-                listener.credit(2 if committing and minors[asked] >= 3 else 1)
+                listener.credit(1)  # the value (in 1.3 the commitment) it is asked for
 
     def _minor_at(self, index: int) -> int:
         listener = self.room.listener_at(index)
@@ -330,6 +329,11 @@ class Play:
         message = self.hand.message(self.code, self.host.config.entropy_seconds)
         for _, listener in self.room.audience():
             listener.send(message)
+        for index in (0, 1):
+            if self.hand.commits[index] is not None and self.hand.values[index] is None:
+                asked = self.room.listener_at(index)
+                if asked is not None:
+                    asked.credit(1)  # the reveal it is now asked for
         late = functools.partial(self._entropy_late, self.game_no, self.state.version)
         self.clock.later("entropy", self.host.config.entropy_seconds, late)  # the reveals'
 

@@ -70,7 +70,9 @@ def test_two_1_3_seats_commit_then_reveal_and_the_deck_uses_both() -> None:
     with pytest.raises(RequestError):  # no reveal before the relay
         reveal(room, alice, "alice", VALUES[0])
     assert not watcher.of(m.EntropyCommitments)
+    credits = alice.credits
     c1 = commit(room, bob, "bob", 1)
+    assert alice.credits == credits + 1  # the reveal it is now asked for is free
     for listener in (alice, bob, watcher):  # the spectator too
         (relayed,) = listener.of(m.EntropyCommitments)
         assert relayed.commitments == (c0, c1) and relayed.reveal_seconds == 3
