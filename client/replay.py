@@ -27,6 +27,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
+from client.i18n import _
 from client.model import hand_order
 from client.render import STYLE, fragments_text
 from client.text import safe_text, to_ascii
@@ -164,10 +165,15 @@ def render_page(
                 "class:head",
             )
         mark = ("OK" if ascii_only else "✓") if page.verified else ("FAILED" if ascii_only else "✗")
-        line(
-            f" shuffle seed verifies against the commitment: {mark}",
-            "class:good" if page.verified else "class:bad",
+        words = (
+            _(
+                " shuffle verified: the seed matches its commitment, and every card of this "
+                "hand was replayed from the seed and both entropy values: {mark}"
+            )
+            if page.verified
+            else _(" shuffle NOT verified: the seed does not match its commitment: {mark}")
         )
+        line(words.format(mark=mark), "class:good" if page.verified else "class:bad")
     else:
         line(" (this hand did not finish)")
     if index == len(pages) - 1 and state.is_over:

@@ -1,6 +1,6 @@
-"""protocol: the typed messages of protocol version 1.2 and their msgpack and JSON codecs.
+"""protocol: the typed messages of protocol version 1.3 and their msgpack and JSON codecs.
 
-Version 1.2 (``PROTOCOL_MINOR``) is a minor version of 1; the same models serve 1.0 and 1.1
+Version 1.3 (``PROTOCOL_MINOR``) is a minor version of 1; the same models serve 1.0 to 1.2
 connections (see :mod:`protocol.messages` and ``docs/protocol.md``, section Versions).
 
 Everything a client or server needs is importable from here (the submodules stay the

@@ -1,6 +1,6 @@
 """The codecs: the only code that turns messages into bytes and back.
 
-    data = encode(message)               # any client or server message -> msgpack bytes (1.1)
+    data = encode(message)               # any client or server message -> msgpack bytes
     data = encode_for(message, minor=0)  # the same as a 1.0 connection must get it
     message = decode_client(data)        # bytes -> ClientMessage, or DecodeError
     message = decode_server(data)        # bytes -> ServerMessage, or DecodeError
@@ -23,7 +23,9 @@ integer).
 
 from __future__ import annotations
 
+import functools
 import json
+import typing
 from typing import Any, Final
 
 import msgpack
@@ -31,12 +33,12 @@ from pydantic import BaseModel, ValidationError
 
 from protocol.errors import DecodeError
 from protocol.messages import (
-    ADDED_IN_1_1,
-    ADDED_IN_1_2,
     CLIENT_ADAPTER,
+    PROTOCOL_MINOR,
     SERVER_ADAPTER,
     ClientMessage,
     ServerMessage,
+    added_after,
 )
 
 __all__ = [
@@ -66,47 +68,66 @@ def encode(message: BaseModel) -> bytes:
     return packed
 
 
-def _downgraded(value: Any) -> Any:
+def _downgraded(value: Any, added: dict[type[BaseModel], frozenset[str]]) -> Any:
     if isinstance(value, BaseModel):
-        added = ADDED_IN_1_1.get(type(value), frozenset())
+        left_out = added.get(type(value), frozenset())
         return {
-            name: _downgraded(getattr(value, name))
+            name: _downgraded(getattr(value, name), added)
             for name in type(value).model_fields
-            if name not in added
+            if name not in left_out
         }
     if isinstance(value, tuple):
-        # a 1.1-only event inside `events` is left out whole (its version still counts)
+        # an event newer than the connection inside `events` is left out whole (its
+        # version still counts)
         return tuple(
-            _downgraded(item)
+            _downgraded(item, added)
             for item in value
-            if not (
-                isinstance(item, BaseModel)
-                and ADDED_IN_1_1.get(type(item)) is not None
-                and set(type(item).model_fields) <= ADDED_IN_1_1[type(item)]
-            )
+            if not (isinstance(item, BaseModel) and _is_new(type(item), added))
         )
     if isinstance(value, dict):
-        return {key: _downgraded(item) for key, item in value.items()}
+        return {key: _downgraded(item, added) for key, item in value.items()}
     return value
 
 
-def wire_dict(message: BaseModel, minor: int = 1) -> dict[str, Any] | None:
+@functools.cache
+def _carries(model: type[BaseModel], minor: int) -> bool:
+    """Whether a ``model`` message can hold anything a ``1.minor`` connection never gets
+    (most cannot: they go out whole, at model_dump's speed)."""
+    added = added_after(minor)
+    seen: set[type[BaseModel]] = set()
+    todo: list[Any] = [model]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            if item in added:
+                return True
+            if item not in seen:
+                seen.add(item)
+                todo.extend(field.annotation for field in item.model_fields.values())
+        else:
+            todo.extend(typing.get_args(item))
+    return False
+
+
+def _is_new(model: type[BaseModel], added: dict[type[BaseModel], frozenset[str]]) -> bool:
+    names = added.get(model)
+    return names is not None and set(model.model_fields) <= names
+
+
+def wire_dict(message: BaseModel, minor: int = PROTOCOL_MINOR) -> dict[str, Any] | None:
     """The map that goes on the wire for ``message`` on a connection speaking ``1.minor``.
 
-    For ``minor`` 2 that is every field; for 0 the fields, events and messages of
-    :data:`~protocol.messages.ADDED_IN_1_1` are left out, and a message new in 1.1 gives
-    ``None`` (it is not sent at all); below 2 a message new in 1.2
-    (:data:`~protocol.messages.ADDED_IN_1_2`) gives ``None``.
+    For the newest minor version that is every field; for an older one the fields, events
+    and messages added after it (:func:`~protocol.messages.added_after`) are left out, and
+    a message new since then gives ``None`` (it is not sent at all).
     """
-    if minor < 2 and type(message) in ADDED_IN_1_2:
-        return None
-    if minor >= 1:
+    added = added_after(minor)
+    if minor >= PROTOCOL_MINOR or not _carries(type(message), minor):
         dumped: dict[str, Any] = message.model_dump(mode="python")
         return dumped
-    added = ADDED_IN_1_1.get(type(message))
-    if added is not None and set(type(message).model_fields) <= added:
+    if _is_new(type(message), added):
         return None
-    result: dict[str, Any] = _downgraded(message)
+    result: dict[str, Any] = _downgraded(message, added)
     return result
 
 

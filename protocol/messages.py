@@ -1,4 +1,4 @@
-"""Every message of protocol version 1.2 (and of 1.0 and 1.1), as strict, immutable
+"""Every message of protocol version 1.3 (and of 1.0 to 1.2), as strict, immutable
 pydantic models.
 
 A message is a msgpack map with a ``"type"`` key naming it. Messages a client sends form
@@ -11,14 +11,16 @@ may be ``nil``. Cards are strings: rank ``2``-``10``, ``J``, ``Q``, ``K``, ``A``
 ``docs/protocol.md`` documents every message; its field reference is generated from
 these models.
 
-The current version is 1.2 (:data:`PROTOCOL_MINOR`), a minor version of 1: a client says
-``protocol_version: 1`` and ``protocol_minor: 2`` in ``hello``. Version 1.1 (``protocol_minor:
+The current version is 1.3 (:data:`PROTOCOL_MINOR`), a minor version of 1: a client says
+``protocol_version: 1`` and ``protocol_minor: 3`` in ``hello``. Version 1.1 (``protocol_minor:
 1``) added seat entropy and more. Every field 1.1 added has a default, so these models
 also read 1.0 messages;
 :data:`ADDED_IN_1_1` lists what a connection that speaks 1.0 never gets (see
 :func:`protocol.codec.wire_dict`). Version 1.2 (``protocol_minor: 2``) adds one message,
 :class:`Redirect` (:data:`ADDED_IN_1_2`); a server never sends it to a 1.0 or 1.1
-connection, which gets an ``unknown_table`` error naming the URL instead.
+connection, which gets an ``unknown_table`` error naming the URL instead. Version 1.3
+(``protocol_minor: 3``) adds seat entropy by commit and reveal (:data:`ADDED_IN_1_3`);
+:func:`added_after` gives what a connection of a minor version never gets.
 
 The models live in the parts of :mod:`protocol._messages`, split the way the data flows
 (shared value types, error codes, shared structures, events, client to server, server to
@@ -52,6 +54,7 @@ from protocol._messages.client import (
     ClientMessage,
     CreateTable,
     Entropy,
+    EntropyCommit,
     GetAnalysis,
     GetRecord,
     Hello,
@@ -81,6 +84,7 @@ from protocol._messages.common import Phase as Phase
 from protocol._messages.common import RequestId as RequestId
 from protocol._messages.common import Score as Score
 from protocol._messages.common import Seat as Seat
+from protocol._messages.common import Sha256Hex as Sha256Hex
 from protocol._messages.common import TableCode as TableCode
 from protocol._messages.error_codes import ERROR_CODE_MEANINGS, ERROR_CODES, ErrorCode
 from protocol._messages.events import (
@@ -113,6 +117,7 @@ from protocol._messages.server import (
     AnalysisMessage,
     ChatMessage,
     EntropyAccepted,
+    EntropyCommitments,
     ErrorMessage,
     Events,
     GameOver,
@@ -144,11 +149,12 @@ from protocol._messages.structures import (
     TrickData,
     View,
 )
-from protocol._messages.versions import ADDED_IN_1_1, ADDED_IN_1_2
+from protocol._messages.versions import ADDED_IN_1_1, ADDED_IN_1_2, ADDED_IN_1_3, added_after
 
 __all__ = [
     "ADDED_IN_1_1",
     "ADDED_IN_1_2",
+    "ADDED_IN_1_3",
     "CLIENT_ADAPTER",
     "ENTROPY_HEX_PATTERN",
     "ENTROPY_MAX_BYTES",
@@ -181,6 +187,8 @@ __all__ = [
     "DraftTurnEvent",
     "Entropy",
     "EntropyAccepted",
+    "EntropyCommit",
+    "EntropyCommitments",
     "ErrorCode",
     "ErrorMessage",
     "EventMessage",
@@ -237,5 +245,6 @@ __all__ = [
     "WatchTable",
     "Welcome",
     "YourTurn",
+    "added_after",
     "stale_version_message",
 ]

@@ -332,8 +332,8 @@ def constants() -> str:
             f"| `PROTOCOL_VERSION` | {m.PROTOCOL_VERSION} | the version a client sends in "
             "`hello` |",
             f"| `SUPPORTED_VERSIONS` | {versions} | the versions this server speaks |",
-            f"| `PROTOCOL_MINOR` | {m.PROTOCOL_MINOR} | the newest minor version (1.2); a "
-            "client sends it in `hello` (`protocol_minor`) |",
+            f"| `PROTOCOL_MINOR` | {m.PROTOCOL_MINOR} | the newest minor version "
+            f"(1.{m.PROTOCOL_MINOR}); a client sends it in `hello` (`protocol_minor`) |",
             f"| `ENTROPY_MAX_BYTES` | {m.ENTROPY_MAX_BYTES} | the most bytes of one seat's "
             "`entropy` |",
             f"| `MAX_CLIENT_MESSAGE_BYTES` | {codec.MAX_CLIENT_MESSAGE_BYTES} | the largest "

@@ -13,6 +13,13 @@ blind-nil exchange draws, its own and the other seat's::
 
     problems = check_hand(evidence)      # the same from a HandEvidence built by hand
 
+Protocol 1.3 (commit, then reveal): give the collector the table's
+``entropy_commitments`` (``collector.relayed(message)``) and the checks add that every
+revealed value matches its seat's commitment, that ``hand_result`` repeats the relayed
+commitments, and that ``shuffled.withheld`` agrees with them. A withheld reveal is not a
+failed check (the hand goes on without it) but must be shown: :func:`withheld_seats`.
+``seat_commitment`` makes a seat's commitment (``entropy_commit.commitment``).
+
 ``problems`` holds one sentence per failed check, naming the card or the turn; nothing
 here raises for bad evidence (a seed that is not hex is a problem too).
 
@@ -38,7 +45,17 @@ from engine.errors import ShuffleError
 from engine.shuffle import RandomStream
 from protocol import messages as m
 
-__all__ = ["DraftSeen", "HandCollector", "HandEvidence", "check_hand"]
+__all__ = [
+    "COMMIT_DOMAIN",
+    "DraftSeen",
+    "HandCollector",
+    "HandEvidence",
+    "check_hand",
+    "seat_commitment",
+    "withheld_seats",
+]
+
+COMMIT_DOMAIN = b"spades/commit/v1"
 
 DRAFT_TURNS = 26
 HAND_SIZE = 13
@@ -73,6 +90,62 @@ class HandEvidence:
     received: tuple[str, ...] = ()
     opponent_played: tuple[str, ...] = ()
     opponent_exchanged: int = 0
+    relayed: tuple[str | None, ...] | None = None
+    """1.3: the commitments of ``entropy_commitments`` (None: the hand had no commit step)."""
+    result_commitments: tuple[str, ...] = ()
+    """1.3: ``hand_result.entropy_commitments``."""
+    withheld: tuple[bool, bool] = (False, False)
+    """1.3: ``shuffled.withheld``."""
+
+
+def seat_commitment(hand_commitment: str, seat: int, value: bytes) -> str:
+    """A seat's commitment to its entropy ``value`` for the hand whose ``hand_started``
+    carried ``hand_commitment`` (hex): ``SHA-256(COMMIT_DOMAIN + C + seat + value)`` in
+    lowercase hex. Raises ``ValueError`` when ``hand_commitment`` is not hex."""
+    digest = hashlib.sha256(COMMIT_DOMAIN + bytes.fromhex(hand_commitment) + bytes([seat]) + value)
+    return digest.hexdigest()
+
+
+def withheld_seats(commitments: Sequence[str | None], entropy: Sequence[str]) -> list[int]:
+    """The seats that committed and whose revealed value is empty: withheld reveals."""
+    return [
+        seat
+        for seat, (committed, value) in enumerate(zip(commitments, entropy, strict=False))
+        if committed and not value
+    ]
+
+
+def _commit_problems(e: HandEvidence) -> list[str]:
+    """The 1.3 checks: each revealed value against its seat's relayed commitment."""
+    if e.relayed is None:
+        if any(e.result_commitments):
+            return ["hand_result lists entropy commitments that were never relayed"]
+        return []
+    relayed = tuple(c or "" for c in e.relayed)
+    problems: list[str] = []
+    recorded = tuple(e.result_commitments)
+    # no commitment at all is recorded as none (the hand was then dealt as in 1.2)
+    if (recorded if any(recorded) else ()) != (relayed if any(relayed) else ()):
+        problems.append("hand_result's entropy commitments differ from those relayed")
+    if len(relayed) != 2 or len(e.entropy) != 2:
+        return [*problems, "the hand does not have two commitments and two values"]
+    for seat in (0, 1):
+        value, committed = e.entropy[seat], relayed[seat]
+        if not value:
+            continue
+        if not committed:
+            problems.append(f"seat {seat}'s value went in without a relayed commitment")
+            continue
+        try:
+            made = seat_commitment(e.commitment, seat, bytes.fromhex(value))
+        except ValueError:
+            return [*problems, "the commitment of hand_started is not hex"]
+        if made != committed:
+            problems.append(f"seat {seat}'s revealed value does not match its commitment")
+    withheld = withheld_seats(relayed, e.entropy)
+    if [seat for seat in (0, 1) if e.withheld[seat]] != withheld:
+        problems.append("the shuffled event's withheld disagrees with the commitments and values")
+    return problems
 
 
 def _shuffle_problems(e: HandEvidence) -> tuple[list[str], list[str] | None]:
@@ -99,6 +172,7 @@ def _shuffle_problems(e: HandEvidence) -> tuple[list[str], list[str] | None]:
 def check_hand(e: HandEvidence) -> list[str]:
     """Every check of one finished hand for seat ``e.seat``; [] when all pass."""
     problems, cards = _shuffle_problems(e)
+    problems += _commit_problems(e)
     if cards is None:
         return problems
     mine = [t for t in range(DRAFT_TURNS) if (t % 2 == 0) == (e.first_drafter == e.seat)]
@@ -282,6 +356,12 @@ class HandCollector:
     received: tuple[str, ...] = ()
     opponent_played: list[str] = field(default_factory=list)
     opponent_exchanged: int = 0
+    commitments: tuple[str | None, ...] | None = None
+    withheld: tuple[bool, bool] = (False, False)
+
+    def relayed(self, message: m.EntropyCommitments) -> None:
+        """Take the hand's ``entropy_commitments`` (protocol 1.3)."""
+        self.commitments = message.commitments
 
     def add(self, event: m.EventMessage) -> None:
         """Take one event of the hand (events of other kinds are ignored)."""
@@ -297,6 +377,8 @@ class HandCollector:
                 self.opponent_exchanged = event.count
         elif isinstance(event, m.CardPlayedEvent) and event.seat != self.seat:
             self.opponent_played.append(event.card)
+        elif isinstance(event, m.ShuffledEvent):
+            self.withheld = event.withheld
 
     def check(self, result: m.HandResult) -> list[str]:
         """Every check of the hand; [] when all pass."""
@@ -317,5 +399,8 @@ class HandCollector:
                 received=self.received,
                 opponent_played=tuple(self.opponent_played),
                 opponent_exchanged=self.opponent_exchanged,
+                relayed=self.commitments,
+                result_commitments=result.entropy_commitments,
+                withheld=self.withheld,
             )
         )

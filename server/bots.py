@@ -8,8 +8,9 @@ The executor is created on the first decision, so a server without bots starts n
 process. Workers run at a lower priority (nice 10), so that thinking bots take only the
 CPU the event loop leaves. Workers get only the seat's picklable
 :class:`engine.PlayerView` (what that seat may know), the level and a seed, and build
-the bot themselves. Game analyses (``get_analysis``) run in the same workers, one at a
-time (the server takes care of that), so a worker stays free for the bots.
+the bot themselves. Game analyses (``get_analysis``) do not run here: they have a worker
+of their own (:class:`server.gateway.analyses.AnalysisWorker`), so the bots' workers stay
+free for live tables.
 """
 
 from __future__ import annotations

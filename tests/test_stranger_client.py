@@ -86,7 +86,7 @@ def test_a_strangers_bot_plays_five_hundred_with_entropy_and_checks_every_hand(
     assert max(record["scores"]) >= 500 or min(record["scores"]) <= record["rules"]["lose_score"]
     hands = record["hands"]
     assert "refused:" not in out  # two instant clients at the default rate budget
-    assert out.count("shuffle verified, your entropy included") == 2 * len(hands)
+    assert out.count("seed and values verified, your entropy included") == 2 * len(hands)
     for hand in hands:
         # both seats' entropy is in every shuffle, and the deck follows from it
         assert len(hand["entropy"]) == 2 and all(len(value) == 64 for value in hand["entropy"])

@@ -37,6 +37,9 @@ class Model(ModelBase):
     def handle(self, message: m.ServerMessage) -> None:
         """Fold one server message into the model. While a finished trick is on show
         (the trick pause) messages wait, in order, until :meth:`end_pause`."""
+        if isinstance(message, m.EntropyCommitments):  # the reveal cannot wait for a pause
+            self._on_entropy_commitments(message)
+            return
         if self.pausing:
             self.held.append(message)
             if isinstance(message, m.Events) and self.table and message.table == self.table.code:
@@ -44,6 +47,7 @@ class Model(ModelBase):
                 # not after the pause (a rematch's hand 1 never comes during a pause)
                 for event in message.events:
                     if isinstance(event, m.HandStartedEvent) and event.hand_number > 1:
+                        self.game.committed(event.hand_number, event.commitment)
                         self._send_entropy(message.table, event.hand_number)
             return
         if self.account.receive(self, message):  # client/model/account.py
@@ -75,6 +79,7 @@ class Model(ModelBase):
 
     def _on_welcome(self, message: m.Welcome) -> None:
         first = self.link.welcomed(message.token, message.player_id)
+        self.game.minor = message.protocol_minor
         if self.on_token is not None:
             self.on_token(message.token)
         self.name = safe_text(message.name)
@@ -266,6 +271,14 @@ class Model(ModelBase):
             )
             + (self._verified_words(result.hand_number) if ok else _(" · shuffle NOT verified ✗"))
         )
+        for problem in self.game.problems.get(result.hand_number, []):
+            self.say(_("Shuffle check failed: {problem}").format(problem=problem))
+        for seat in self.game.withheld.get(result.hand_number, []):
+            self.say(
+                _("{name} committed to a shuffle value and did not reveal it.").format(
+                    name=self.seat_name(seat)
+                )
+            )
         if self.overlay is None or self.overlay is Overlay.RESULT:
             self.open(Overlay.RESULT)
 
@@ -276,9 +289,15 @@ class Model(ModelBase):
 
     def _send_entropy(self, table: str, hand_number: int) -> None:
         """Mix a value of our own into the hand's shuffle (sent after its commitment)."""
-        value = self.game.entropy_for(hand_number)
-        if value is not None:
-            self.send(m.Entropy(code=table, hand_number=hand_number, value=value.hex()))
+        request = self.game.entropy_request(table, hand_number)
+        if request is not None:
+            self.send(request)
+
+    def _on_entropy_commitments(self, message: m.EntropyCommitments) -> None:
+        """1.3: every commitment is out; reveal our value (if ours is among them)."""
+        reveal = self.game.reveal(message)
+        if reveal is not None:
+            self.send(reveal)
 
     def _on_game_over(self, message: m.GameOver) -> None:
         self.game.over(message)

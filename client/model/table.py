@@ -19,6 +19,7 @@ from engine import Bid, Card, Exchange, Phase, Play, PlayerAction, PlayerView, v
 from engine import HandResult as EngineHandResult
 from protocol import messages as m
 from protocol.convert import action_from_message, action_message, hand_result_from_message
+from protocol.verify import HandCollector, seat_commitment, withheld_seats
 
 __all__ = ["OutOfStep", "Table"]
 
@@ -45,6 +46,14 @@ class Table:
         # our seat's entropy per hand (protocol 1.1), and whether each shuffle used it
         self.my_entropy: dict[int, bytes] = {}
         self.entropy_included: dict[int, bool] = {}
+        self.minor = m.PROTOCOL_MINOR  # the connection's, from welcome
+        # every check of each hand this seat saw whole (protocol/verify.py): the evidence
+        # as it came, and what failed (kept: the record of a failed check)
+        self.collectors: dict[int, HandCollector] = {}
+        self.problems: dict[int, list[str]] = {}
+        self.withheld: dict[int, list[int]] = {}  # 1.3: seats that withheld a reveal
+        self.relayed: dict[int, m.EntropyCommitments] = {}  # 1.3, by hand
+        self.collecting: int | None = None  # the hand whose events are being kept
         self.game_over: m.GameOver | None = None
         self.record_json: str | None = None
         self.saved_record: Path | None = None
@@ -118,12 +127,31 @@ class Table:
         as it was) when it does not follow."""
         if self.view is not None:
             self.view = fold(self.view, message)
+        if isinstance(message, m.Events):
+            self.collect(message.events)
+
+    def collect(self, events: tuple[m.EventMessage, ...]) -> None:
+        """Keep the evidence of the hand under way for its checks at ``hand_result``
+        (``fold`` and ``fold_part`` call it with every event they fold)."""
+        for event in events:
+            if isinstance(event, m.HandStartedEvent):
+                self.collecting = None
+                if self.my_seat is not None:
+                    fresh = HandCollector(seat=self.my_seat, value="")
+                    if event.hand_number in self.relayed:  # came during a trick pause
+                        fresh.relayed(self.relayed[event.hand_number])
+                    self.collectors[event.hand_number] = fresh
+                    self.collecting = event.hand_number
+            collector = self.collectors.get(self.collecting or 0)
+            if collector is not None:
+                collector.add(event)
 
     def fold_part(self, events: tuple[m.EventMessage, ...]) -> None:
         """Fold the first ``events`` of a frame (its version comes with the rest).
         Raises :class:`OutOfStep` when one cannot apply."""
         if self.view is not None:
             self.view = fold_events(self.view, events)
+        self.collect(events)
 
     def set_turn(self, message: m.YourTurn, now: float) -> None:
         self.turn = message
@@ -140,6 +168,10 @@ class Table:
         self.results = []
         self.verified = {}
         self.my_entropy = {}
+        self.collectors = {}
+        self.relayed = {}
+        self.problems = {}
+        self.withheld = {}
 
     def committed(self, hand_number: int, commitment: str) -> None:
         self.commitments[hand_number] = commitment
@@ -152,19 +184,62 @@ class Table:
         value = self.my_entropy[hand_number] = secrets.token_bytes(32)
         return value
 
+    def entropy_request(self, code: str, hand_number: int) -> m.Entropy | m.EntropyCommit | None:
+        """What to send for a new hand's shuffle: on 1.3 our commitment (the value waits
+        for ``entropy_commitments``), before 1.3 the value; None when not ours to send."""
+        commitment = self.commitments.get(hand_number)
+        value = self.entropy_for(hand_number)
+        if value is None or self.my_seat is None:
+            return None
+        if self.minor >= 3 and commitment is not None:
+            digest = seat_commitment(commitment, self.my_seat, value)
+            return m.EntropyCommit(code=code, hand_number=hand_number, commitment=digest)
+        return m.Entropy(code=code, hand_number=hand_number, value=value.hex())
+
+    def reveal(self, message: m.EntropyCommitments) -> m.Entropy | None:
+        """1.3: our value, once every commitment is out and ours is among them (None:
+        we did not commit, or the server lost our commitment: then this hand is not
+        protected by our value, and the check at its end says so)."""
+        seat, value = self.my_seat, self.my_entropy.get(message.hand_number)
+        self.relayed[message.hand_number] = message
+        collector = self.collectors.get(message.hand_number)
+        if collector is not None and collector.commitment is not None:
+            collector.relayed(message)
+        commitment = self.commitments.get(message.hand_number)
+        if seat is None or value is None or commitment is None:
+            return None
+        if message.commitments[seat] != seat_commitment(commitment, seat, value):
+            return None
+        return m.Entropy(code=message.table, hand_number=message.hand_number, value=value.hex())
+
     def add_result(self, message: m.HandResult) -> tuple[EngineHandResult, bool]:
         """A hand's result, folded into the view: the result and whether its shuffle
-        checks out. Raises :class:`~protocol.errors.ProtocolError` for a result that
-        cannot be read."""
+        checks out (every check of protocol/verify.py when this seat saw the hand whole).
+        Raises :class:`~protocol.errors.ProtocolError` for a result that cannot be read."""
         result = hand_result_from_message(message)
         self.results = [r for r in self.results if r.hand_number != result.hand_number]
         self.results.append(result)
         ok = self.verify(result)
+        collector = self.collectors.pop(result.hand_number, None)
+        if collector is not None and self.my_seat is not None:
+            mine = self.my_entropy.get(result.hand_number)
+            collector.value = "" if mine is None else mine.hex()
+            problems = collector.check(message)
+            if problems:
+                self.problems[result.hand_number] = problems
+                ok = self.verified[result.hand_number] = False
+                self.entropy_included[result.hand_number] = False
+        if message.entropy_commitments:
+            self.withheld[result.hand_number] = withheld_seats(
+                message.entropy_commitments, message.entropy
+            )
         if self.view is not None:
             self.view = fold(self.view, message)
         return result, ok
 
     def verify(self, result: EngineHandResult) -> bool:
+        """The seed against the commitment heard before the hand and our own value: the
+        part a hand seen only in a snapshot allows (add_result checks the cards too)."""
         seen = self.commitments.get(result.hand_number, result.commitment)
         ok = seen == result.commitment and verify(result.commitment, result.seed, result.entropy)
         self.verified[result.hand_number] = ok

@@ -93,17 +93,20 @@ def utility_table(
     bids: tuple[int | None, int | None],
     blind: tuple[bool, bool],
     me: int,
+    bag_share: float = _BAG_SHARE,
 ) -> list[float]:
     """Worth to ``me`` of the hand ending with ``t`` tricks for ``me`` (index ``t``, 0..13).
 
-    ``bids`` must be known for both seats (``None`` only for a blind nil seat).
+    ``bids`` must be known for both seats (``None`` only for a blind nil seat);
+    ``bag_share`` is the part of a bag's future penalty charged now (see
+    :func:`game_worth`).
     """
     table = []
     for taken in range(14):
         tricks = (taken, 13 - taken) if me == 0 else (13 - taken, taken)
         points, after = hand_points(rules, bids, blind, tricks, bags)
         new_scores = (scores[0] + points[0], scores[1] + points[1])
-        table.append(game_worth(rules, new_scores, after, me))
+        table.append(game_worth(rules, new_scores, after, me, bag_share=bag_share))
     return table
 
 

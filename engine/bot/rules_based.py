@@ -1,11 +1,12 @@
 """The rule-based decisions: the whole ``easy`` level, and the parts every level shares.
 
-Shared by all levels: blind nil (declared only when the score model says the gamble
-raises the chance to win), the draft (:func:`engine.bot.heuristics.draft_keep`), the
-blind-nil exchange. The ``easy`` bid counts expected tricks; its card play follows simple
-sound rules on what the seat knows: cash sure winners and draw trumps when it wants
-tricks, win cheaply, ruff with the lowest spade, duck with the highest losing card when
-it does not (its own nil, bags, or the opponent's nil to set).
+Shared by all levels: blind nil (declared only when trailing by 100 or more and the
+score model says the gamble raises the chance to win), the draft
+(:func:`engine.bot.heuristics.draft_keep`), the blind-nil exchange. The ``easy`` bid
+counts expected tricks; its card play follows simple sound rules on what the seat knows:
+cash sure winners and draw trumps when it wants tricks, win cheaply, ruff with the lowest
+spade, duck with the highest losing card when it does not (its own nil, bags, or the
+opponent's nil to set).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from engine.fast import greedy_card
 from engine.game import PlayerView, legal_play_mask
 
 __all__ = [
+    "BLIND_NIL_DEFICIT",
     "BLIND_NIL_SUCCESS",
     "choose_blind_nil",
     "choose_draft",
@@ -40,17 +42,25 @@ BLIND_NIL_SUCCESS = 0.12
 two-handed Spades half the hand is taken sight unseen in the draft, so it is low
 (measured about 0.1 with these heuristics, the opponent setting it)."""
 
+BLIND_NIL_DEFICIT = 100
+"""A blind nil is a catch-up gamble: declared only when trailing by at least this many
+points, or by the rule's ``blind_nil_min_deficit`` where that is larger."""
+
 # (points, weight) three-point quadrature of a normal hand's points for one seat
 _NORMAL_HAND = ((45.0 - 85.0, 1 / 6), (45.0, 2 / 3), (45.0 + 85.0, 1 / 6))
 _OPPONENT_VS_BLIND = ((10.0, 1 / 6), (60.0, 2 / 3), (95.0, 1 / 6))
 
 
 def choose_blind_nil(view: PlayerView, success: float = BLIND_NIL_SUCCESS) -> BlindNil:
-    """Declare blind nil only when the gamble raises the estimated chance to win."""
+    """Declare blind nil only when trailing by at least :data:`BLIND_NIL_DEFICIT` (or the
+    rule's deficit) and the gamble raises the estimated chance to win."""
     if BlindNil(True) not in view.legal_actions():
         return BlindNil(False)
     me = view.seat if view.seat is not None else 0
     rules = view.rules
+    deficit = max(BLIND_NIL_DEFICIT, rules.blind_nil_min_deficit or 0)
+    if view.scores[1 - me] - view.scores[me] < deficit:
+        return BlindNil(False)
     bonus = float(rules.blind_nil_bonus)
 
     def worth(mine: float, theirs: float) -> float:

@@ -29,11 +29,16 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.bot.evaluate import game_worth, hand_points, modes_table, utility_table
-from engine.bot.heuristics import bid_likelihood
+from engine.bot.inference import (
+    combined_likelihood,
+    follow_exclusions,
+    narrowed_knowledge,
+    opponent_bid_weight,
+    opponent_play_weight,
+)
 from engine.bot.knowledge import Knowledge, sample_hand
 from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card
 from engine.fast import greedy_card, greedy_playout, solve_bounded
@@ -97,6 +102,9 @@ class SearchConfig:
     draft_samples: int = 0
     """Sampled deals per draft turn for :func:`engine.bot.draft.search_draft` (``0``: the
     shared draft heuristic)."""
+    play_bag_share: float = 0.5
+    """The part of a bag's future penalty card play charges now: the higher, the harder
+    it ducks once its bid is made (bag-aware play)."""
     focus: bool = False
     """Spend half of a card decision's deals on every card and the other half on the two
     best cards after the first half (successive halving), instead of all on all."""
@@ -118,6 +126,7 @@ class SearchConfig:
             draft_samples=self.draft_samples
             and max(_MIN_SAMPLES, round(self.draft_samples * min(1.0, factor))),
             bid_bag_share=self.bid_bag_share,
+            play_bag_share=self.play_bag_share,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
                 None
@@ -130,147 +139,6 @@ class SearchConfig:
 _TRUST_FOLLOWS = 0.85
 """Share of sampled deals drawn with the inferences from the opponent's follows (the rest
 are drawn without, in case the opponent played otherwise than expected)."""
-
-
-def follow_exclusions(view: PlayerView, know: Knowledge) -> int:
-    """Cards the opponent most likely does not hold, judging by its follows to the bot's
-    leads (a mask of cards still unseen).
-
-    When it followed suit and lost a trick it wanted, it held no higher card of the suit
-    (it would have won cheaply); when it followed suit and won a trick it did not want
-    (ducking: its own nil, bags, or setting the bot's nil), it held no lower card. Its
-    mood is the greedy policy's for the bids and the trick score at that trick.
-    """
-    me, opp = know.me, know.opp
-    my_bid = view.bids[me]
-    opp_bid = view.bids[opp]
-    if view.blind_nil[me]:
-        my_bid = 0
-    if view.blind_nil[opp]:
-        opp_bid = 0
-    if my_bid is None or opp_bid is None:
-        return 0
-    modes = modes_table((my_bid, opp_bid))
-    won_me = won_opp = 0
-    excluded = 0
-    for trick in view.tricks:
-        first, second = int(trick.cards[0]), int(trick.cards[1])
-        if trick.leader == me and first // 13 == second // 13:
-            suit_mask = SUIT_MASKS[first // 13]
-            wanted = bool(modes[won_me * 14 + won_opp] & 2)
-            if wanted and trick.winner == me:
-                excluded |= suit_mask & ~((1 << (first + 1)) - 1)
-            elif not wanted and trick.winner == opp:
-                excluded |= suit_mask & ((1 << first) - 1)
-        if trick.winner == me:
-            won_me += 1
-        else:
-            won_opp += 1
-    return excluded & know.unseen
-
-
-def _inferred(view: PlayerView, know: Knowledge) -> Knowledge | None:
-    """``know`` without the cards :func:`follow_exclusions` rules out (``None``: none are,
-    or too few cards would be left to fill the opponent's hand)."""
-    excluded = follow_exclusions(view, know)
-    if not excluded:
-        return None
-    narrowed = replace(know, unseen=know.unseen & ~excluded)
-    if narrowed.possible.bit_count() < know.opp_size:
-        return None
-    return narrowed
-
-
-def opponent_bid_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
-    """The likelihood of a drawn opponent hand given its bid (``None``: no bid yet).
-
-    The opponent's played cards are added back, so the hand is judged as it stood when
-    it bid.
-    """
-    opp = know.opp
-    blind = bool(view.blind_nil[opp])
-    bid = view.bids[opp]
-    if not blind and bid is None:
-        return None
-    played = know.opp_played
-
-    def weight(hand: int) -> float:
-        return bid_likelihood(hand | played, bid, blind)
-
-    return weight
-
-
-_MISMATCH = 0.35
-"""Likelihood factor of one follow of the opponent that the follow model would not have
-played with a drawn hand (a hand is not ruled out: the opponent may play otherwise)."""
-
-
-def opponent_play_weight(view: PlayerView, know: Knowledge) -> Callable[[int], float] | None:
-    """The likelihood of a drawn opponent hand given its follows to the bot's leads
-    (``None``: no such follow yet, or the bids are not known).
-
-    The opponent's hand at each of those tricks is rebuilt from the drawn hand and the
-    cards it played since; the greedy follow of :mod:`engine.fast` in the opponent's
-    mood at that trick (wanting the trick or ducking it, from both bids and the trick
-    score) is the model of its play. Each follow the model would have played (or a card
-    equivalent to it for the opponent) keeps the weight, each other one multiplies it by
-    :data:`_MISMATCH`. Unlike :func:`follow_exclusions` this reads discards and ruffs too.
-    """
-    me, opp = know.me, know.opp
-    my_bid = 0 if view.blind_nil[me] else view.bids[me]
-    opp_bid = 0 if view.blind_nil[opp] else view.bids[opp]
-    if my_bid is None or opp_bid is None:
-        return None
-    modes = modes_table((my_bid, opp_bid))
-    # per follow: (trick card, card played, wanted, cards the opponent played later,
-    # every card played before this trick)
-    follows: list[tuple[int, int, bool, int, int]] = []
-    won_me = won_opp = 0
-    played_before = 0
-    later = know.opp_played
-    for trick in view.tricks:
-        first, second = int(trick.cards[0]), int(trick.cards[1])
-        opp_card = second if trick.leader == me else first
-        later &= ~(1 << opp_card)
-        if trick.leader == me:
-            wanted = bool(modes[won_me * 14 + won_opp] & 2)
-            follows.append((first, second, wanted, later | (1 << second), played_before))
-        played_before |= (1 << first) | (1 << second)
-        if trick.winner == me:
-            won_me += 1
-        else:
-            won_opp += 1
-    if not follows:
-        return None
-
-    def weight(hand: int) -> float:
-        value = 1.0
-        for trick_card, card, wanted, since, before in follows:
-            held = hand | since
-            model = greedy_card(held, 0, trick_card, True, wanted, not wanted)
-            if model == card:
-                continue
-            if model // 13 == card // 13:
-                low, high = (model, card) if model < card else (card, model)
-                between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
-                if not between & ~(held | before):
-                    continue  # equivalent for the opponent: nothing of others between
-            value *= _MISMATCH
-        return value
-
-    return weight
-
-
-def _combined(
-    first: Callable[[int], float] | None, second: Callable[[int], float] | None
-) -> Callable[[int], float] | None:
-    """The product of two likelihoods (either may be ``None``: absent)."""
-    if first is None:
-        return second
-    if second is None:
-        return first
-    one, two = first, second
-    return lambda hand: one(hand) * two(hand)
 
 
 def distinct_moves(legal: int, separators: int) -> list[int]:
@@ -319,7 +187,7 @@ def search_play(
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     # in the fast layer the bot is seat 0
-    util = utility_table(view.rules, scores, bags, bids, blind, 0)
+    util = utility_table(view.rules, scores, bags, bids, blind, 0, config.play_bag_share)
     modes = modes_table(bids)
     won0 = view.tricks_won[me]
     won1 = view.tricks_won[opp]
@@ -327,8 +195,8 @@ def search_play(
     weight = opponent_bid_weight(view, know)
     narrowed = None
     if config.play_inference:
-        narrowed = _inferred(view, know)
-        weight = _combined(weight, opponent_play_weight(view, know))
+        narrowed = narrowed_knowledge(view, know)
+        weight = combined_likelihood(weight, opponent_play_weight(view, know))
     left = hand.bit_count()  # tricks left including the current one
     exact = left <= config.endgame_tricks
     budget = config.endgame_solves if exact else config.playouts

@@ -6,6 +6,8 @@ A part of :mod:`protocol.examples`, which is the one to import.
 
 from __future__ import annotations
 
+import hashlib
+
 from engine import (
     RuleSet,
 )
@@ -20,6 +22,7 @@ from protocol._examples.game import (
     EXAMPLE_TABLE,
     EXAMPLE_TOKEN,
     example_game,
+    example_seed,
 )
 from protocol._examples.seeks import seek_client_examples, seek_server_examples
 from protocol.convert import (
@@ -30,6 +33,7 @@ from protocol.convert import (
     your_turn_message,
 )
 from protocol.messages import stale_version_message
+from protocol.verify import seat_commitment
 
 __all__ = [
     "action_examples",
@@ -98,6 +102,12 @@ def event_examples() -> tuple[m.EventMessage, ...]:
     )
 
 
+def example_seat_commitment() -> str:
+    """Seat 0's 1.3 commitment to ``EXAMPLE_ENTROPY`` for hand 1 of the example game."""
+    hand_commitment = hashlib.sha256(example_seed(1)).hexdigest()
+    return seat_commitment(hand_commitment, 0, bytes.fromhex(EXAMPLE_ENTROPY))
+
+
 def client_examples() -> tuple[m.ClientMessage, ...]:
     """One of each client-to-server message, in the order of the ``ClientMessage`` union."""
     game = example_game()
@@ -127,6 +137,9 @@ def client_examples() -> tuple[m.ClientMessage, ...]:
         m.Rematch(code=EXAMPLE_TABLE, id=10),
         m.GetRecord(record_id=EXAMPLE_RECORD_ID, id=11),
         m.Entropy(code=EXAMPLE_TABLE, hand_number=1, value=EXAMPLE_ENTROPY, id=13),
+        m.EntropyCommit(
+            code=EXAMPLE_TABLE, hand_number=1, commitment=example_seat_commitment(), id=15
+        ),
         m.Ping(nonce=42, id=12),
         m.GetAnalysis(record_id=EXAMPLE_RECORD_ID, seat=0, level="normal", id=14),
         *account_client_examples(),
@@ -217,6 +230,12 @@ def server_examples() -> tuple[m.ServerMessage, ...]:
             id=11,
         ),
         m.EntropyAccepted(table=EXAMPLE_TABLE, hand_number=1, id=13),
+        m.EntropyCommitments(
+            table=EXAMPLE_TABLE,
+            hand_number=1,
+            commitments=(example_seat_commitment(), None),
+            reveal_seconds=2.0,
+        ),
         m.Pong(nonce=42, id=12),
         m.Left(table=EXAMPLE_TABLE, id=9),
         m.AnalysisMessage(

@@ -116,21 +116,34 @@ def example_session() -> tuple[SessionStep, ...]:
     )
     add(
         SessionStep(
-            "Send 32 random bytes of your own for this hand's shuffle, from a secure source "
-            "(`secrets.token_hex(32)`), and keep them to check the hand afterwards.",
+            "Make 32 random bytes of your own for this hand's shuffle, from a secure source "
+            "(`secrets.token_bytes(32)`), and keep them. Protocol 1.3: do not send them yet; "
+            'send your commitment to them, `SHA-256(b"spades/commit/v1" + commitment + '
+            "seat + value)` (the hand's `commitment` as its 32 bytes, your seat as one byte).",
             s.log[1][1],
             client=True,
         )
     )
-    add(SessionStep("Accepted.", s.log[2][1]))
+    add(SessionStep("Accepted (`stage`: `commit`).", s.log[2][1]))
     add(
         SessionStep(
-            "Every seat that can send entropy has (the bot sends none), so the stock is "
-            "shuffled from the seed and your value: the server alone could not choose it.",
+            "Every seat that takes part has committed (the bot takes none: nil), so the "
+            "server relays the commitments to the table. Check that yours is there; only "
+            "now reveal your value.",
             s.log[3][1],
         )
     )
-    offered = s.log[4][1]
+    add(SessionStep("Your value (the reveal).", s.log[4][1], client=True))
+    add(SessionStep("It matches your commitment: accepted.", s.log[5][1]))
+    add(
+        SessionStep(
+            "Every committed value is revealed, so the stock is shuffled from the seed and "
+            "your value: neither the server nor a host who plays could choose it "
+            "(*The fair shuffle*).",
+            s.log[6][1],
+        )
+    )
+    offered = s.log[7][1]
     add(
         SessionStep(
             "You draft first. `offered` is the card on the top of the stock; `legal` "
@@ -282,8 +295,8 @@ def example_session() -> tuple[SessionStep, ...]:
     add(SessionStep("Hand 2 starts at once; the bot drafts first now.", s.log[0][1]))
     add(
         SessionStep(
-            "*(Your entropy for hand 2 and its `entropy_accepted`, as above.)* The shuffle:",
-            s.log[3][1],
+            "*(Your commitment for hand 2, the relay and your reveal, as above.)* The shuffle:",
+            s.log[6][1],
         )
     )
     s.log.clear()

@@ -32,6 +32,7 @@ from protocol.convert import (
     hand_result_message,
     your_turn_message,
 )
+from protocol.verify import seat_commitment
 
 __all__ = [
     "SessionPlayer",
@@ -74,6 +75,7 @@ class SessionPlayer:
         self.seq = 0
         self.next_id = 10
         self.log: list[tuple[bool, BaseModel]] = []
+        self.commitments: dict[int, tuple[str, ...]] = {}  # hand_result's, by hand
 
     def send(self, message: BaseModel) -> None:
         self.log.append((False, message))
@@ -91,15 +93,31 @@ class SessionPlayer:
         self.send(m.Events(table=EXAMPLE_TABLE, version=outcome.version, events=events))
         for event in outcome.for_viewer(None):
             if isinstance(event, HandScored):
-                self.send(hand_result_message(event.result, EXAMPLE_TABLE))
+                result = hand_result_message(event.result, EXAMPLE_TABLE)
+                commitments = self.commitments.get(event.result.hand_number, ())
+                self.send(result.model_copy(update={"entropy_commitments": commitments}))
 
     def deal(self) -> None:
-        """Commit (hand_started), ada's entropy and its acceptance, then the shuffle (the
-        bot sends no entropy)."""
+        """Commit (hand_started); ada commits to her entropy (1.3), the commitments are
+        relayed, she reveals it; then the shuffle (the bot sends no entropy)."""
         self.hand_seeds += 1
         self.apply(None, Commit(example_seed(self.hand_seeds)))
         number = self.state.hand_number
         value = example_entropy(number)
+        mine = seat_commitment(self.state.commitment or "", 0, value)
+        self.receive(
+            m.EntropyCommit(code=EXAMPLE_TABLE, hand_number=number, commitment=mine, id=29)
+        )
+        self.send(m.EntropyAccepted(table=EXAMPLE_TABLE, hand_number=number, stage="commit", id=29))
+        self.send(
+            m.EntropyCommitments(
+                table=EXAMPLE_TABLE,
+                hand_number=number,
+                commitments=(mine, None),
+                reveal_seconds=2.0,
+            )
+        )
+        self.commitments[number] = (mine, "")
         self.receive(m.Entropy(code=EXAMPLE_TABLE, hand_number=number, value=value.hex(), id=30))
         self.send(m.EntropyAccepted(table=EXAMPLE_TABLE, hand_number=number, id=30))
         self.apply(None, Shuffle((value, b"")))

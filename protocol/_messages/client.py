@@ -27,6 +27,7 @@ from protocol._messages.common import (
     MessageBase,
     RequestId,
     Seat,
+    Sha256Hex,
     TableCode,
 )
 from protocol._messages.seeks import CancelSeek, Seek
@@ -40,6 +41,7 @@ __all__ = [
     "ClientMessage",
     "CreateTable",
     "Entropy",
+    "EntropyCommit",
     "GetAnalysis",
     "GetRecord",
     "Hello",
@@ -60,8 +62,8 @@ class Hello(MessageBase):
     protocol_version: int = Field(ge=0, le=1_000)
     """The protocol version you speak: 1."""
     protocol_minor: int = Field(default=0, ge=0, le=1_000)
-    """1.1: the minor version you speak: 2 for 1.2, the current version (1: 1.1; left out
-    or 0: 1.0). The connection speaks the lower of yours and the server's, named in
+    """1.1: the minor version you speak: 3 for 1.3, the current version (2: 1.2, 1: 1.1;
+    left out or 0: 1.0). The connection speaks the lower of yours and the server's, named in
     ``welcome.protocol_minor``.
     """
     name: str = Field(min_length=1, max_length=24)
@@ -257,8 +259,10 @@ class Entropy(MessageBase):
 
     Send it after the ``hand_started`` event of that hand and before the draft starts (the
     ``shuffled`` event); once per seat and hand. The server mixes it into the shuffle, so
-    that the server alone cannot choose the deck (a host who also plays a seat still can in
-    1.2: see *The fair shuffle*).
+    that the server alone cannot choose the deck. In 1.3 it is the reveal: send it only
+    after ``entropy_commitments`` lists your ``entropy_commit`` (a value sent at once is
+    taken until then, but a host who plays the other seat could choose the deck around it:
+    see *The fair shuffle*).
     """
 
     type: Literal["entropy"] = "entropy"
@@ -270,6 +274,29 @@ class Entropy(MessageBase):
     """1 to 32 random bytes in lowercase hex, two digits a byte (send 32, from a secure
     random source). Anything else (an odd number of digits, 33 bytes or more, uppercase,
     empty) is refused as ``bad_message`` before the table is looked at."""
+    id: RequestId | None = None
+    """Your request id, echoed in the answer."""
+
+
+class EntropyCommit(MessageBase):
+    """1.3: your seat's commitment to its random value for the shuffle of hand
+    ``hand_number``, sent before the value itself (see *The fair shuffle*).
+
+    Send it after the ``hand_started`` event of that hand, once per seat and hand; the
+    answer is ``entropy_accepted`` (``stage: commit``). When every seat's commitment is in
+    (or the wait is over) the table gets ``entropy_commitments``; only then send the value
+    with ``entropy`` (the reveal), which the server checks against this commitment.
+    """
+
+    type: Literal["entropy_commit"] = "entropy_commit"
+    code: TableCode
+    """The table code."""
+    hand_number: Count
+    """The hand it is for (from ``hand_started``)."""
+    commitment: Sha256Hex
+    """``SHA-256(b"spades/commit/v1" + C + seat as 1 byte + v)`` in lowercase hex, where
+    ``C`` is the 32 bytes of the hand's ``hand_started.commitment`` and ``v`` your value,
+    exactly 32 bytes from a secure random source."""
     id: RequestId | None = None
     """Your request id, echoed in the answer."""
 
@@ -297,6 +324,7 @@ ClientMessage = Annotated[
     | Rematch
     | GetRecord
     | Entropy
+    | EntropyCommit
     | Ping
     | GetAnalysis
     # accounts (protocol/_messages/accounts.py)

@@ -28,14 +28,15 @@ __all__ = [
     "RequestId",
     "Score",
     "Seat",
+    "Sha256Hex",
     "TableCode",
     "stale_version_message",
 ]
 
 PROTOCOL_VERSION: Final = 1
 SUPPORTED_VERSIONS: Final = (1,)
-PROTOCOL_MINOR: Final = 2
-"""The newest minor version of :data:`PROTOCOL_VERSION` this code speaks (1.2)."""
+PROTOCOL_MINOR: Final = 3
+"""The newest minor version of :data:`PROTOCOL_VERSION` this code speaks (1.3)."""
 ENTROPY_MAX_BYTES: Final = 32
 """The most bytes of entropy a seat may send for one hand."""
 
@@ -58,6 +59,9 @@ EntropyHex = Annotated[
     str,
     Field(min_length=2, max_length=2 * ENTROPY_MAX_BYTES, pattern=ENTROPY_HEX_PATTERN),
 ]
+
+Sha256Hex = Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
+"""A SHA-256 digest in lowercase hex (64 digits): a seat's entropy commitment (1.3)."""
 
 
 def stale_version_message(current: int, sent: int) -> str:

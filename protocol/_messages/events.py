@@ -55,6 +55,10 @@ class ShuffledEvent(MessageBase):
     """Whether seat 0's and seat 1's entropy were mixed in (false: the seat sent none in time,
     or is a bot).
     """
+    withheld: tuple[bool, bool] = (False, False)
+    """1.3: whether seat 0 and seat 1 committed to a value and did not reveal it in time (or
+    revealed one that does not match): the hand goes on without it. Count it: it is also
+    in ``SeatInfo.withheld_reveals``."""
 
 
 class BlindNilEvent(MessageBase):

@@ -20,6 +20,7 @@ from protocol._messages.common import (
     Phase,
     RequestId,
     Seat,
+    Sha256Hex,
     TableCode,
 )
 from protocol._messages.error_codes import ErrorCode
@@ -40,6 +41,7 @@ __all__ = [
     "AnalysisMessage",
     "ChatMessage",
     "EntropyAccepted",
+    "EntropyCommitments",
     "ErrorMessage",
     "Events",
     "GameOver",
@@ -81,7 +83,7 @@ class Welcome(MessageBase):
     id: RequestId | None = None
     """The ``id`` of your ``hello``."""
     protocol_minor: int = 0
-    """1.1: the minor version this connection speaks (2: 1.2, 1: 1.1, 0: 1.0)."""
+    """1.1: the minor version this connection speaks (3: 1.3, 2: 1.2, 1: 1.1, 0: 1.0)."""
     server_time: float | None = None
     """1.1: the server's clock when it sent this, Unix seconds: deadlines such as
     ``hold_deadline`` are on this clock.
@@ -265,8 +267,29 @@ class EntropyAccepted(MessageBase):
     """The table code."""
     hand_number: Count
     """The hand it is for."""
+    stage: Literal["value", "commit"] = "value"
+    """1.3: ``commit`` answers your ``entropy_commit``, ``value`` your ``entropy``."""
     id: RequestId | None = None
-    """The ``id`` of your ``entropy``."""
+    """The ``id`` of your ``entropy`` (or ``entropy_commit``)."""
+
+
+class EntropyCommitments(MessageBase):
+    """1.3: every seat's entropy commitment for this hand, relayed to the whole table
+    (seats and spectators) once each seat the server waits for has committed, or the wait
+    is over. A seat reveals its value (``entropy``) only after this message."""
+
+    type: Literal["entropy_commitments"] = "entropy_commitments"
+    table: TableCode
+    """The table code."""
+    hand_number: Count
+    """The hand."""
+    commitments: tuple[Sha256Hex | None, Sha256Hex | None]
+    """Seat 0's and seat 1's commitment; nil for a seat that takes no part in this hand
+    (a bot, an older connection that sent no value, a seat that did not commit in time).
+    A 1.1 or 1.2 seat's value sent at once is relayed as its commitment, hashed the same
+    way."""
+    reveal_seconds: float
+    """How long the server waits for the reveals, from now."""
 
 
 class Pong(MessageBase):
@@ -317,6 +340,7 @@ ServerMessage = Annotated[
     | ChatMessage
     | RecordMessage
     | EntropyAccepted
+    | EntropyCommitments
     | Pong
     | Left
     | AnalysisMessage

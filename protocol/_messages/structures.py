@@ -175,6 +175,11 @@ class HandResult(MessageBase):
     seat 1's, ``""`` for a seat that sent none (a bot, a 1.0 connection, a silent seat).
     An empty entry still goes into the shuffle key (as a zero length). Empty only in a
     record's old one-step ``deal`` without entropy."""
+    entropy_commitments: tuple[HexText, ...] = ()
+    """1.3: the seats' entropy commitments of this hand, as ``entropy_commitments`` relayed
+    them: two entries, ``""`` for a seat without one. Check each non-empty ``entropy``
+    entry against its commitment; a commitment with an empty ``entropy`` entry is a
+    withheld reveal. Empty (no entries) when the hand had no commit step."""
 
 
 class View(MessageBase):
@@ -277,6 +282,9 @@ class SeatInfo(MessageBase):
     """
     bot_standing_in: bool = False
     """The bot plays for a dropped human whose hold ran out (``on_hold_expiry: bot``)."""
+    withheld_reveals: Count = 0
+    """1.3: how many times in this game the seat committed to its entropy and did not reveal
+    it in time (see *The fair shuffle*)."""
 
 
 class TableSummary(MessageBase):

@@ -58,6 +58,7 @@ MINIMUM_MINOR: dict[type, tuple[int, str]] = {
     # its answer would be a message a 1.0 connection never gets
     m.Entropy: (1, "entropy is a protocol 1.1 message: say protocol_minor 1 in hello"),
     m.GetAnalysis: (1, "get_analysis is new in protocol 1.1"),
+    m.EntropyCommit: (3, "entropy_commit is a protocol 1.3 message: say protocol_minor 3"),
 }
 """Requests new in a minor version: refused (``bad_message``) from an older connection."""
 
@@ -178,6 +179,7 @@ class Router:
             m.GetRecord: services.get_record,
             m.GetAnalysis: services.get_analysis,
             m.Entropy: on(handlers.entropy),
+            m.EntropyCommit: on(handlers.entropy_commit),
             m.Ping: services.ping,
             # play now
             m.Seek: parts.seeks.seek,

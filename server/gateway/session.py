@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 
 from protocol import messages as m
-from protocol.codec import JSON_SUBPROTOCOL, encode, encode_for, json_from_msgpack
+from protocol.codec import JSON_SUBPROTOCOL, encode_for, json_from_msgpack
 from server.config import ServerConfig
 from server.limits import TokenBucket
 from server.lobby.players import Player
@@ -111,9 +111,9 @@ class Session:
 
     def send(self, message: BaseModel) -> None:
         """Queue ``message`` for this connection (dropped once it is closing), in the form
-        of the protocol minor version it speaks (a message new in 1.1 skips a 1.0 one)."""
+        of the protocol minor version it speaks (a message newer than it is skipped)."""
         if not self.closed:
-            data = encode(message) if self.minor >= 1 else encode_for(message, 0)
+            data = encode_for(message, self.minor)
             if data is not None:
                 self.send_bytes(data)
 

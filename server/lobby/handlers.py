@@ -43,6 +43,7 @@ __all__ = [
     "add_bot",
     "create_table",
     "entropy",
+    "entropy_commit",
     "join_table",
     "leave",
     "list_tables",
@@ -212,7 +213,7 @@ def add_bot(lobby: Lobby, session: Link, player: Player, message: m.AddBot) -> E
     return None
 
 
-RoomRequest = TypeVar("RoomRequest", m.Leave, m.Act, m.Rematch, m.Entropy)
+RoomRequest = TypeVar("RoomRequest", m.Leave, m.Act, m.Rematch, m.Entropy, m.EntropyCommit)
 
 
 def _in_room(
@@ -237,3 +238,4 @@ leave = _in_room(requests.leave)
 act = _in_room(requests.act)
 rematch = _in_room(requests.rematch)
 entropy = _in_room(requests.entropy)
+entropy_commit = _in_room(requests.entropy_commit)

@@ -40,6 +40,7 @@ from protocol import messages as m
 from protocol.codec import encode, encode_for
 from server.accounts.rating import GameEnd, Side
 from server.logs import event
+from server.rooms.entropy import HandEntropy, with_withheld
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Level, Table
 from server.store import StoreError
@@ -87,8 +88,10 @@ class Play:
         self.paused = False  # stand-ins stopped for absent humans (see _nobody_there)
         self.turn_deadline: float | None = None
         self.bot_seat: int | None = None  # the seat the running "bot" task moves for
-        # the seats' entropy for the committed hand (protocol 1.1)
-        self.entropy: list[bytes | None] = [None, None]
+        # the seats' entropy for the committed hand (protocol 1.1; 1.3 commit-reveal)
+        self.hand = HandEntropy("", [], committing=False)
+        # hand_result.entropy_commitments of the hands of this game with a commit step
+        self.hand_commitments: dict[int, tuple[str, ...]] = {}
 
     @property
     def code(self) -> str:
@@ -117,6 +120,8 @@ class Play:
             self.state.apply(row.seat, parse_action(row.action))
             if row.seq is not None and row.seat is not None:
                 table.seats[row.seat].seqs[row.seq] = row.index
+        if self.state.awaiting_shuffle and self.hand.commitment != self.state.commitment:
+            self.start_entropy()  # a game loaded between its commitment and its shuffle
 
     def stop_timers(self) -> None:
         """End the game's timers (its bot, turn and entropy; holds are the room's)."""
@@ -132,6 +137,9 @@ class Play:
             seat.rematch = False
             seat.seqs = {}
         self.state = GameState(self.table.rules)
+        self.hand_commitments = {}
+        for seat in self.table.seats:
+            seat.withheld_reveals = 0
         self.table.status = "playing"
 
     def commit(
@@ -141,6 +149,7 @@ class Play:
         seq: int | None = None,
         listener: Listener | None = None,
         req_id: int | None = None,
+        withheld: tuple[bool, bool] = (False, False),
     ) -> None:
         """Apply, store, then tell everyone: the one way an action enters a game.
 
@@ -155,18 +164,25 @@ class Play:
         audience = self.room.audience()
         # once per viewer kind (seat 0, 1, spectators) and protocol minor version
         encoded: dict[tuple[int | None, int], bytes | None] = {}
-        results: list[bytes] = []
+        results: list[m.HandResult] = []
         try:
             for viewer, other in audience:
                 key = (viewer, other.minor)
                 if key not in encoded:
-                    events = convert.event_messages(outcome.for_viewer(viewer))
+                    events = with_withheld(
+                        convert.event_messages(outcome.for_viewer(viewer)), withheld
+                    )
                     message = m.Events(table=self.code, version=outcome.version, events=events)
                     encoded[key] = encode_for(message, other.minor)
             for happened in outcome.for_viewer(None):
                 if isinstance(happened, HandScored):
-                    results.append(encode(convert.hand_result_message(happened.result, self.code)))
-                    log.info("table %s: hand %d scored", self.code, happened.result.hand_number)
+                    number = happened.result.hand_number
+                    result = convert.hand_result_message(happened.result, self.code)
+                    if number in self.hand_commitments:
+                        commitments = self.hand_commitments[number]
+                        result = result.model_copy(update={"entropy_commitments": commitments})
+                    results.append(result)
+                    log.info("table %s: hand %d scored", self.code, number)
             self.host.store.append_action(
                 self.code, self.game_no, state.version, seat, str(action), seq
             )
@@ -191,8 +207,13 @@ class Play:
             if data is not None:
                 other.send_bytes(data)
         for result in results:
+            by_minor: dict[int, bytes | None] = {}
             for _, other in audience:
-                other.send_bytes(result)
+                if other.minor not in by_minor:
+                    by_minor[other.minor] = encode_for(result, other.minor)
+                data = by_minor[other.minor]
+                if data is not None:
+                    other.send_bytes(data)
 
     def accept(
         self,
@@ -217,7 +238,7 @@ class Play:
                 self.finish("score", state.winner)
                 return
             if state.awaiting_shuffle:
-                if self.entropy_complete():
+                if self.entropy_ready():
                     self.shuffle()
                     continue
                 if not self.clock.running("entropy"):
@@ -226,12 +247,8 @@ class Play:
                 return
             if not state.is_chance_node:
                 break
-            self.entropy = [None, None]
             self.commit(None, Commit(secrets.token_bytes(32)))
-            for asked in self.entropy_expected():
-                listener = self.room.listener_at(asked)
-                if listener is not None:
-                    listener.credit(1)  # the entropy it is now asked for
+            self.start_entropy()
         if self.status != "playing":
             return
         index = self.state.current_player
@@ -271,7 +288,7 @@ class Play:
 
     def entropy_expected(self) -> list[int]:
         """Seats whose entropy the shuffle waits for: humans online on a 1.1 connection
-        (none when ``entropy_seconds`` is 0: the step is off)."""
+        or newer (none when ``entropy_seconds`` is 0: the step is off)."""
         if self.host.config.entropy_seconds <= 0:
             return []
         out: list[int] = []
@@ -281,15 +298,69 @@ class Play:
                 out.append(index)
         return out
 
-    def entropy_complete(self) -> bool:
-        return all(self.entropy[index] is not None for index in self.entropy_expected())
+    def start_entropy(self) -> None:
+        """The hand's seed is committed: open its entropy step. It commits first and
+        reveals after (1.3) when a seat it waits for speaks 1.3."""
+        expected = self.entropy_expected()
+        minors = {index: self._minor_at(index) for index in expected}
+        committing = any(minor >= 3 for minor in minors.values())
+        self.hand = HandEntropy(
+            self.state.commitment or "", expected, committing, self.state.hand_number
+        )
+        for asked in expected:
+            listener = self.room.listener_at(asked)
+            if listener is not None:
+                listener.credit(1)  # the value (in 1.3 the commitment) it is asked for
+
+    def _minor_at(self, index: int) -> int:
+        listener = self.room.listener_at(index)
+        return 0 if listener is None else listener.minor
+
+    def entropy_ready(self) -> bool:
+        """Move the entropy step on as far as it goes (relay the commitments once every
+        one is in); True when the stock may be drawn."""
+        hand = self.hand
+        if hand.stage == "commit" and not hand.waiting():
+            self.relay()
+        return not hand.waiting()
+
+    def relay(self) -> None:
+        """End the commit stage: everyone at the table gets the commitments (1.3)."""
+        self.clock.cancel("entropy")
+        self.hand.relay()
+        message = self.hand.message(self.code, self.host.config.entropy_seconds)
+        for _, listener in self.room.audience():
+            listener.send(message)
+        for index in (0, 1):
+            if self.hand.commits[index] is not None and self.hand.values[index] is None:
+                asked = self.room.listener_at(index)
+                if asked is not None:
+                    asked.credit(1)  # the reveal it is now asked for
+        late = functools.partial(self._entropy_late, self.game_no, self.state.version)
+        self.clock.later("entropy", self.host.config.entropy_seconds, late)  # the reveals'
+
+    def remind_commitments(self, listener: Listener) -> None:
+        """A seat's snapshot between the relay and the shuffle (a resume, a resync): send
+        the relayed commitments again, so that it can still reveal."""
+        if self.state.awaiting_shuffle and self.hand.stage == "reveal":
+            listener.send(self.hand.message(self.code, self.host.config.entropy_seconds))
 
     def shuffle(self) -> None:
-        """Draw the committed hand's stock with whatever entropy came (b"" for none)."""
+        """Draw the committed hand's stock with whatever entropy came (b"" for none); a
+        withheld reveal is counted for its seat and shown to the table."""
         self.clock.cancel("entropy")
-        first, second = (value or b"" for value in self.entropy)
-        self.entropy = [None, None]
-        self.commit(None, Shuffle((first, second)))
+        hand = self.hand
+        values, withheld = hand.outcome()
+        if hand.recorded_commitments():  # kept in memory: a restart loses them (see docs)
+            self.hand_commitments[self.state.hand_number] = hand.recorded_commitments()
+        self.hand = HandEntropy("", [], committing=False)
+        for index, missing in enumerate(withheld):
+            if missing:
+                self.table.seats[index].withheld_reveals += 1
+                log.info("table %s: seat %d withheld its reveal", self.code, index)
+        self.commit(None, Shuffle(values), withheld=withheld)
+        if any(withheld):
+            self.room.send_update()
 
     def _entropy_late(self, game_no: int, version: int) -> None:
         state = self.state
@@ -300,8 +371,12 @@ class Play:
             and state.version == version
             and state.awaiting_shuffle
         ):
-            log.info("table %s: shuffling without the missing entropy", self.code)
-            self.shuffle()
+            if self.hand.stage == "commit":
+                log.info("table %s: relaying without the missing commitments", self.code)
+                self.relay()
+            else:
+                log.info("table %s: shuffling without the missing entropy", self.code)
+                self.shuffle()
             self.advance()
 
     # ---- bots -----------------------------------------------------------------------

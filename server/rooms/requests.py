@@ -32,6 +32,7 @@ __all__ = [
     "act",
     "add_bot",
     "entropy",
+    "entropy_commit",
     "join",
     "leave",
     "rematch",
@@ -103,24 +104,53 @@ def rematch(room: Room, listener: Listener, player_id: str, message: m.Rematch) 
     room.start_game()
 
 
-def entropy(room: Room, listener: Listener, player_id: str, message: m.Entropy) -> None:
-    """Protocol 1.1 (the gateway refuses it from a 1.0 connection)."""
-    index = _seated(room, player_id)
-    _playing(room)
+def _entropy_wanted(room: Room, hand_number: int, what: str) -> None:
     state = room.state
-    if not state.awaiting_shuffle or message.hand_number != state.hand_number:
+    if not state.awaiting_shuffle or hand_number != state.hand_number:
         raise RequestError(
             "illegal_action",
-            f"entropy for hand {message.hand_number} is not wanted now: it is taken "
+            f"{what} for hand {hand_number} is not wanted now: it is taken "
             "between that hand's hand_started and its shuffled event",
         )
+
+
+def entropy(room: Room, listener: Listener, player_id: str, message: m.Entropy) -> None:
+    """Protocol 1.1 (the gateway refuses it from a 1.0 connection): a seat's value, or in
+    1.3 its reveal after ``entropy_commitments``. A reveal that does not match its
+    commitment is refused after the step moved on (the seat withheld it)."""
+    index = _seated(room, player_id)
+    _playing(room)
+    _entropy_wanted(room, message.hand_number, "entropy")
     play = room.play
-    if play.entropy[index] is not None:
-        raise RequestError("illegal_action", "your entropy for this hand is already in")
     # the decoder already refused anything but 1 to 32 whole bytes in hex (bad_message)
-    play.entropy[index] = bytes.fromhex(message.value)
-    listener.send(m.EntropyAccepted(table=room.code, hand_number=state.hand_number, id=message.id))
-    if play.entropy_complete():
+    refused = play.hand.value(index, bytes.fromhex(message.value), listener.minor)
+    if refused is None:
+        listener.send(
+            m.EntropyAccepted(table=room.code, hand_number=message.hand_number, id=message.id)
+        )
+    if play.entropy_ready():
+        play.shuffle()
+        play.advance()
+    if refused is not None:
+        raise RequestError("illegal_action", refused)
+
+
+def entropy_commit(
+    room: Room, listener: Listener, player_id: str, message: m.EntropyCommit
+) -> None:
+    """Protocol 1.3 (the gateway refuses it from an older connection): a seat's
+    commitment; the table gets every commitment once all are in."""
+    index = _seated(room, player_id)
+    _playing(room)
+    _entropy_wanted(room, message.hand_number, "entropy_commit")
+    play = room.play
+    play.hand.commit(index, message.commitment)
+    listener.send(
+        m.EntropyAccepted(
+            table=room.code, hand_number=message.hand_number, stage="commit", id=message.id
+        )
+    )
+    if play.entropy_ready():  # the relay; a table of one committing seat also shuffles
         play.shuffle()
         play.advance()
 
@@ -129,6 +159,7 @@ def join(room: Room, listener: Listener, player_id: str, name: str, message: m.J
     mine = room.seat_of(player_id)
     if mine is not None:
         listener.send(room.snapshot(mine, message.id))
+        room.play.remind_commitments(listener)  # 1.3: the reveal it may have missed
         return
     index = room.free_seat(message.seat)
     room.sit(index, player_id, name)

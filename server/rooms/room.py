@@ -139,7 +139,14 @@ class Room:
     def snapshot(self, seat: int | None, req_id: int | None) -> m.Snapshot:
         play = self.play
         return views.snapshot(
-            self.table, play.state, seat, self.online(), self.now(), play.turn_deadline, req_id
+            self.table,
+            play.state,
+            seat,
+            self.online(),
+            self.now(),
+            play.turn_deadline,
+            req_id,
+            play.hand_commitments,
         )
 
     def info(self, seat: int | None, now: float | None = None) -> m.TableInfo:
@@ -228,6 +235,7 @@ class Room:
             if self.status == "playing" and idle and others_turn and bot_to_move:
                 play.advance()  # the bots stopped while nobody was here
         listener.send(self.snapshot(index, None))
+        play.remind_commitments(listener)  # 1.3: the reveal it may have missed
         self.send_update(skip=listener)
         log.info("table %s: seat %d back", self.code, index)
         if self.status == "playing" and self.state.current_player == index:

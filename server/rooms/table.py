@@ -76,6 +76,7 @@ class Seat:
     bot_standing_in: bool = False
     rematch: bool = False
     seqs: dict[int, int] = field(default_factory=dict)
+    withheld_reveals: int = 0  # 1.3: reveals withheld in this game (live, not stored)
 
     def to_data(self) -> dict[str, Any]:
         return {

@@ -11,7 +11,7 @@ nothing of the other hand can leak into it; spectators get the ``None`` viewer's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine import GameState
 from protocol import convert
@@ -38,6 +38,7 @@ def seat_info(table: Table, index: int, online: bool, now: float) -> m.SeatInfo:
         hold_seconds_left=left,
         hold_deadline=deadline,
         bot_standing_in=seat.bot_standing_in,
+        withheld_reveals=seat.withheld_reveals,
     )
 
 
@@ -79,15 +80,27 @@ def snapshot(
     now: float,
     turn_deadline: float | None,
     req_id: int | None,
+    hand_commitments: Mapping[int, tuple[str, ...]] | None = None,
 ) -> m.Snapshot:
+    """A viewer's snapshot; ``hand_commitments`` (1.3) fills each hand result's
+    ``entropy_commitments`` for the hands dealt by commit and reveal."""
     view = state.view_for(your_seat)
     your_turn = None
     if table.status == "playing" and your_seat is not None and view.my_turn:
         left = None if turn_deadline is None else round(max(0.0, turn_deadline - now), 1)
         your_turn = convert.your_turn_message(view, table.code, left)
+    message = convert.view_message(view, table.code)
+    if hand_commitments:
+        results = tuple(
+            r.model_copy(update={"entropy_commitments": hand_commitments[r.hand_number]})
+            if r.hand_number in hand_commitments
+            else r
+            for r in message.hand_results
+        )
+        message = message.model_copy(update={"hand_results": results})
     return m.Snapshot(
         table=table_info(table, your_seat, online, now),
-        view=convert.view_message(view, table.code),
+        view=message,
         your_turn=your_turn,
         id=req_id,
     )

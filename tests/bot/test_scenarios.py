@@ -136,6 +136,16 @@ def test_blind_nil_only_when_sensible(level: str) -> None:
     assert declares(360, 480)
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_blind_nil_only_when_behind_by_the_deficit(level: str) -> None:
+    # the opponent is about to reach the target (500): the score model alone would gamble
+    # at a smaller deficit, the deficit rule keeps the bot to a catch-up gamble
+    for mine, theirs in ((420, 480), (401, 490)):
+        action = Bot(level, seed=3).choose(blind_nil_view((mine, theirs)))
+        assert action == BlindNil(False)
+    assert Bot(level, seed=3).choose(blind_nil_view((380, 480))) == BlindNil(True)
+
+
 def test_no_blind_nil_when_the_rules_forbid_it() -> None:
     rules = FIVE_HUNDRED.replace(blind_nil_min_deficit=400)
     state = GameState(rules)
@@ -235,3 +245,16 @@ def test_a_bid_that_charges_bags_their_penalty_bids_closer_to_its_tricks() -> No
         assert dear >= cheap
         higher += dear > cheap
     assert higher >= 1
+
+
+def test_play_bag_share_charges_over_tricks_only() -> None:
+    from engine.bot.evaluate import utility_table
+
+    def table(share: float) -> list[float]:
+        # bids 3 and 10: at 3 tricks both make their bids exactly, no bag on either side
+        return utility_table(CLASSIC, (100, 100), (5, 5), (3, 10), (False, False), 0, share)
+
+    light, heavy = table(0.5), table(1.0)
+    assert light[3] == heavy[3]
+    # a fourth trick sets the opponent and is a bag: charged more with the whole penalty
+    assert heavy[4] - heavy[3] < light[4] - light[3]

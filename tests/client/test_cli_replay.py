@@ -75,7 +75,7 @@ def test_replay_pages_show_every_hand(tmp_path: Path, capsys: pytest.CaptureFixt
         assert len(page.tricks) == 13
         text = fragments_text(render_page(state, pages, index))
         assert f"hand {page.number} of {len(pages)}" in text
-        assert "verifies against the commitment: ✓" in text
+        assert "replayed from the seed and both entropy values: ✓" in text
     assert "Game over" in fragments_text(render_page(state, pages, len(pages) - 1))
     assert main(["replay", str(path), "--print"]) == 0
     out = capsys.readouterr().out

@@ -53,8 +53,8 @@ def test_the_document_describes_the_current_version_throughout() -> None:
     welcomes = [b for b in json_blocks("server") if b["type"] == "welcome"]
     assert hellos and welcomes
     assert {b["protocol_minor"] for b in hellos + welcomes} == {m.PROTOCOL_MINOR}
-    versions = section("## Versions: 1.0, 1.1 and 1.2")
-    for note in ("- **1.0**", "- **1.1**", "- **1.2**", "### Notes for 1.0 clients"):
+    versions = section("## Versions: 1.0, 1.1, 1.2 and 1.3")
+    for note in ("- **1.0**", "- **1.1**", "- **1.2**", "- **1.3**", "### Notes for 1.0 clients"):
         assert note in versions + section("### Notes for 1.0 clients")
 
 
@@ -207,28 +207,32 @@ def test_a_blind_nil_exchange_appends_the_given_cards_to_the_pile_in_card_order(
 
 
 def test_the_document_is_honest_about_the_host_who_plays() -> None:
-    """1.2 protects against a server alone, not against a host who plays; 1.3 is a plan."""
+    """1.2 protected against a server alone, not against a host who plays; 1.3 does, to at
+    most two decks by visibly stalling; the first drafter is still the host's choice."""
     flat = " ".join(DOC.split())
     assert "not even the server could choose" not in flat
     assert "not even the server can choose" not in flat
     fair = " ".join(section("## The fair shuffle").split())
     assert "**A host who also plays a seat**" in fair
     assert "**1.2 does not protect against this.**" in fair
-    heading = "### Planned: version 1.3, commit then reveal for seat entropy"
-    planned = " ".join(section(heading).split())
-    assert "**Status: planned, not served yet.**" in planned
+    assert "**the first drafter of a game's first hand**" in fair
+    heading = "### Version 1.3: commit, then reveal, for seat entropy"
+    served = " ".join(section(heading).split())
+    assert "planned" not in served.lower()
     for claim in (
         "at most a choice between two decks",
         "**visibly stalling**",
         "**only after** it holds `entropy_commitments`",
         "**The hand goes on without the withheld value**",
-        "drawn **after the reveal**",
         "**Who knows what, when**",
         "**What a 1.3 client must check**",
+        "**The colluding host, played.**",
+        "2 decks reachable whatever it sends",
     ):
-        assert claim in planned, claim
+        assert claim in served, claim
     assert "### What a client checks after each hand" in DOC
     assert "**one card per pair**" in section("### What a client checks after each hand")
-    # the planned messages are described, not yet in the protocol's models
+    # the messages are in the protocol's models now, each with its field reference
     tags = {model.model_fields["type"].default for model in schema.members(m.ClientMessage)}
-    assert "entropy_commit" not in tags and "`entropy_commit`" in planned
+    assert "entropy_commit" in tags and "`entropy_commit`" in served
+    assert "#### `entropy_commit`" in DOC and "#### `entropy_commitments`" in DOC

@@ -26,6 +26,7 @@ from websockets.asyncio.client import connect
 
 from engine import GameState, RuleSet, Shuffle, shuffled_deck
 from engine.actions import Commit, Deal
+from protocol import messages as m
 from server import start_server
 from server.config import ServerConfig
 
@@ -119,7 +120,8 @@ def test_the_bot_example_plays_itself_to_the_end_of_a_game(
     refusals = re.findall(r"^refused: (\S+) (\S+)", out, re.MULTILINE)
     assert all(refusal == ("rate_limited", "action") for refusal in refusals), refusals
     assert len(refusals) <= 5, refusals
-    assert out.count("shuffle verified, your entropy included") == 2 * len(record["hands"])
+    assert out.count("seed and values verified, your entropy included") == 2 * len(record["hands"])
+    assert "withheld" not in out and "not protected" not in out
     for hand in record["hands"]:
         entropy = [bytes.fromhex(value) for value in hand["entropy"]]
         assert len(entropy) == 2 and all(len(value) == 32 for value in entropy)
@@ -208,5 +210,5 @@ def test_the_javascript_example_is_welcomed_on_a_json_connection() -> None:
         return json.loads(out.decode().splitlines()[0])
 
     welcome = with_server(test)
-    assert welcome["type"] == "welcome" and welcome["protocol_minor"] == 2
+    assert welcome["type"] == "welcome" and welcome["protocol_minor"] == m.PROTOCOL_MINOR
     assert welcome["name"] == "ada"

@@ -38,7 +38,7 @@ def test_a_redirect_to_anything_but_a_websocket_url_is_refused(url: str) -> None
         decode_server(data)
 
 
-def test_1_2_is_the_newest_minor_and_other_messages_are_unchanged_for_1_1() -> None:
-    assert m.PROTOCOL_MINOR == 2
+def test_1_2_added_redirect_only_and_other_messages_are_unchanged_for_1_1() -> None:
+    assert m.PROTOCOL_MINOR >= 2 and set(m.ADDED_IN_1_2) == {m.Redirect}
     pong = m.Pong(nonce=1, id=2)
     assert encode_for(pong, 1) == encode_for(pong, 2) == encode(pong)

@@ -1,7 +1,8 @@
 // The end of a hand: its result window (bids, tricks, points, bags) with this page's own
-// check of the shuffle (the seed against the commitment heard at the hand's start, the
-// cards this seat drew, and this seat's entropy). Enter or the button closes it. The
-// check's modules (shuffle.js, sha256.js) load at the first hand's end, not with the page.
+// check of the shuffle (verify.js: the seed against the commitment heard at the hand's
+// start, this seat's entropy, every card it saw, every card the other seat played, the
+// exchange draws). Enter or the button closes it. The check's modules (verify.js,
+// sha256.js) load at the first hand's end, not with the page.
 //
 //   onHandResult(message)   // a `hand_result` for the table on screen
 
@@ -17,20 +18,15 @@ export async function onHandResult(result) {
   const committed = sessionStorage.getItem(commitmentKey(state.code, result.hand_number));
   const seen = state.draftSeen[result.hand_number] || [];
   const sent = sessionStorage.getItem(entropyKey(state.code, result.hand_number));
+  const view = state.view; // this hand's, before the next hand_started folds in
   state.handWindow = { result, check: null, committed, sent, opened: performance.now() };
   setTimeout(draw, KEY_GRACE_MS + 50); // data-keys="on": the window takes Enter from now
   let check;
   try {
-    const [{ checkHand }, { hasWebCrypto }] = await Promise.all([import("../shuffle.js"), import("../sha256.js")]);
-    const hashedBy = hasWebCrypto() ? "Web Crypto" : t("SHA-256 in this page");
-    check = { ...(await checkHand(result, committed, seen)), hashedBy };
-    const me = mySeat();
-    if (check.ok && sent && me !== null) {
-      check =
-        result.entropy[me] === sent
-          ? { ...check, reason: `${check.reason}; ${t("your entropy is in it")}` }
-          : { ...check, ok: false, reason: t("the shuffle did not use the entropy this seat sent") };
-    }
+    // every check (verify.js): the seed, this seat's value, every card it saw, every card
+    // the other seat played, the exchange draws; the verdict is computed there
+    const { verdict } = await import("../verify.js");
+    check = { ...verdict(result, { view, seen, committed, sent }), hashedBy: t("SHA-256 in this page") };
   } catch (error) {
     check = { ok: false, reason: t("could not check: {error}", { error }) };
   }
