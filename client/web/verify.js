@@ -355,7 +355,8 @@ export function verdict(result, { view, seen, committed, sent }) {
     t("the {n} cards this seat drew lie where the deck puts them", { n: seen.length }),
     t("every card the other seat played lies in one of its draft pairs, one card per pair"),
   ];
-  const reason = ok ? [...passed, ...mine, ...notes].join("; ") : problems.join("; ");
+  const gap = t("; "); // between two findings: Greek writes "·" (its ";" asks a question)
+  const reason = ok ? [...passed, ...mine, ...notes].join(gap) : problems.join(gap);
   return { ok, reason, problems, withheld };
 }
 
