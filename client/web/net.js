@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 
 export const SUBPROTOCOL = "spades2.json";
 export const PROTOCOL_VERSION = 1;
-export const PROTOCOL_MINOR = 2; // 1.2: redirects to the node that runs a table
+export const PROTOCOL_MINOR = 3; // 1.2: redirects to the node of a table; 1.3: commit, then reveal
 export const MAX_REDIRECTS = 4;
 
 export const TOKEN_KEY = "spades2.token";
@@ -208,10 +208,31 @@ export class Connection {
    * hand_result must reveal as this seat's entropy.
    */
   sendEntropy(code, handNumber) {
-    const bytes = new Uint8Array(32);
-    crypto.getRandomValues(bytes);
-    const value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    const value = freshEntropy();
     this.send({ type: "entropy", code, hand_number: handNumber, value });
     return value;
   }
+
+  /**
+   * 1.3: commit to a fresh value for a hand's shuffle (`commitmentOf(value)` is its
+   * seat commitment) and return the value, to be revealed with `revealEntropy` only once
+   * the table's `entropy_commitments` shows this commitment.
+   */
+  commitEntropy(code, handNumber, commitmentOf) {
+    const value = freshEntropy();
+    this.send({ type: "entropy_commit", code, hand_number: handNumber, commitment: commitmentOf(value) });
+    return value;
+  }
+
+  /** 1.3: reveal the value committed to for a hand. */
+  revealEntropy(code, handNumber, value) {
+    this.send({ type: "entropy", code, hand_number: handNumber, value });
+  }
+}
+
+/** 32 bytes from the browser's secure random source, in hex (works on plain http too). */
+function freshEntropy() {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

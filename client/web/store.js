@@ -145,3 +145,8 @@ export function commitmentKey(code, hand) {
 export function entropyKey(code, hand) {
   return `spades2.entropy.${code}.${hand}`;
 }
+
+/** Where the commitments the table relayed for a hand are kept (1.3), as JSON. */
+export function relayedKey(code, hand) {
+  return `spades2.relayed.${code}.${hand}`;
+}

@@ -11,6 +11,7 @@ import { short } from "./cards.js";
 import { errorText } from "./errors.js";
 import { nt, t } from "./i18n.js";
 import { refreshLobby, send } from "./actions.js";
+import { PROTOCOL_MINOR } from "./net.js";
 import { foldMessage } from "./fold.js";
 import { onHandResult } from "./phases/handresult.js";
 import { askForReplay, onRecord } from "./replay/open.js";
@@ -26,6 +27,7 @@ import {
   forgetLog,
   entropyKey,
   mySeat,
+  relayedKey,
   render,
   restoreLog,
   seatName,
@@ -96,17 +98,52 @@ function fold(message) {
  * hand_started, and from a snapshot (after a reload) only if none was sent yet.
  */
 function sendEntropy(hand, always) {
-  if (mySeat() === null || !state.code) return;
-  const key = entropyKey(state.code, hand);
-  if (!always && sessionStorage.getItem(key)) return;
-  sessionStorage.setItem(key, state.conn.sendEntropy(state.code, hand));
+  const seat = mySeat();
+  const code = state.code;
+  if (seat === null || !code) return;
+  const key = entropyKey(code, hand);
+  const stored = sessionStorage.getItem(key);
+  if (committing.has(key)) return; // this page is making that commitment now
+  if (!always && stored && stored !== "pending") return; // "pending": a reload cut the commit short
+  const commitment = sessionStorage.getItem(commitmentKey(code, hand));
+  if (PROTOCOL_MINOR < 3 || !commitment) {
+    sessionStorage.setItem(key, state.conn.sendEntropy(code, hand));
+    return;
+  }
+  // 1.3: commit now, reveal once the table has every commitment (onCommitments); the
+  // hash lives in verify.js, loaded here rather than in the first load
+  sessionStorage.setItem(key, "pending");
+  committing.add(key);
+  import("./verify.js")
+    .then(({ seatCommitment }) => {
+      const value = state.conn.commitEntropy(code, hand, (v) => seatCommitment(commitment, seat, v));
+      sessionStorage.setItem(key, value);
+    })
+    .finally(() => committing.delete(key));
+}
+
+const committing = new Set(); // the entropy keys whose commitment is being made
+
+/** 1.3: every seat's commitment is out: reveal this seat's value, if the table shows the
+ * commitment this page sent (else the server did not relay ours: reveal nothing). */
+async function onCommitments(message) {
+  const seat = mySeat();
+  if (message.table !== state.code) return;
+  sessionStorage.setItem(relayedKey(message.table, message.hand_number), JSON.stringify(message.commitments));
+  if (seat === null) return;
+  const value = sessionStorage.getItem(entropyKey(message.table, message.hand_number));
+  const commitment = sessionStorage.getItem(commitmentKey(message.table, message.hand_number));
+  if (!value || value === "pending" || !commitment) return;
+  const { seatCommitment } = await import("./verify.js");
+  if (message.commitments[seat] !== seatCommitment(commitment, seat, value)) return;
+  state.conn.revealEntropy(message.table, message.hand_number, value);
 }
 
 /** Forget a table's commitments and entropy (when leaving it). */
 function forgetGame(code) {
   forgetLog(code);
   for (const key of Object.keys(sessionStorage)) {
-    if (key.startsWith(`spades2.commitment.${code}.`) || key.startsWith(`spades2.entropy.${code}.`)) {
+    if (["commitment", "entropy", "relayed"].some((kind) => key.startsWith(`spades2.${kind}.${code}.`))) {
       sessionStorage.removeItem(key);
     }
   }
@@ -154,6 +191,9 @@ function handle(message) {
       return onAnalysis(message);
     case "error":
       return onError(message);
+    case "entropy_commitments":
+      onCommitments(message);
+      return;
     default:
       return; // entropy_accepted, ack: nothing to show
   }
@@ -360,7 +400,7 @@ function onError(error) {
   }
   if (error.request === "get_analysis") return onAnalysisError(error);
   if (error.request === "get_record" && state.recordWanted) state.recordWanted = null;
-  if (error.request === "entropy") return; // too late for this shuffle: nothing to do
+  if (error.request === "entropy" || error.request === "entropy_commit") return; // too late for this shuffle: nothing to do
   if (error.request === "action") {
     // the game moved on before this action arrived (stale_version), or it was refused:
     // the page was out of step, so take the fresh state and decide again

@@ -315,11 +315,12 @@ function replayExchanges(e, pile, theirKept, order, positions) {
  * This seat's evidence of the hand on screen, from the page's folded view (the tricks,
  * its draft, its exchange) and the draft cards it noted with their stock positions.
  */
-export function evidenceFromView(view, seen, committed, sent) {
+export function evidenceFromView(view, seen, committed, sent, relayed = null) {
   const seat = view.seat;
   const e = newEvidence(seat);
-  e.value = sent || "";
+  e.value = sent && sent !== "pending" ? sent : "";
   e.commitment = committed;
+  e.relayed = relayed; // the 1.3 entropy_commitments heard (null: none heard)
   e.firstDrafter = view.first_drafter;
   const at = new Map(seen.map(({ card, position }) => [position, card]));
   const offers = [...at.keys()].filter((p) => p % 2 === 0).sort((a, b) => a - b);
@@ -338,14 +339,14 @@ const FAILED_KEY = "spades2.failedChecks";
  * every check; a spectator the seed against the commitment and the deck. A failed check
  * keeps its evidence (the result, what this seat saw, the problems) in localStorage.
  */
-export function verdict(result, { view, seen, committed, sent }) {
+export function verdict(result, { view, seen, committed, sent, relayed = null }) {
   if (!view || view.seat === null || view.seat === undefined) {
     const seedOk = isHex(result.seed) && bytesToHex(sha256Plain(hexToBytes(result.seed))) === (committed || result.commitment);
     return seedOk
       ? { ok: true, reason: t("the seed matches its commitment"), problems: [], withheld: [] }
       : { ok: false, reason: t("the seed does not hash to the commitment of hand_started"), problems: [], withheld: [] };
   }
-  const evidence = evidenceFromView(view, seen, committed, sent);
+  const evidence = evidenceFromView(view, seen, committed, sent, relayed);
   const { ok, problems, withheld } = checkEvidence(evidence, result);
   if (!ok) keepEvidence({ result, evidence, problems });
   const notes = withheld.map((seat) => t("seat {seat} committed to a shuffle value and did not reveal it", { seat }));

@@ -151,12 +151,15 @@ class Session:
         if pending:
             write_frames(self.ws, pending, self.json, self.id)
 
-    def credit(self, count: int) -> None:
+    def credit(self, count: int, per_hand: bool = False) -> None:
         """Give back request tokens: the server asked this session for a reply. One reply
         costs one request, so at most one token comes back whatever ``count`` says, and
         at most ``credits_per_second`` of them a second: two connections answering each
-        other's turns must not play for free."""
-        if count > 0 and self.credits.take():
+        other's turns must not play for free. A reply asked for once a hand (``per_hand``:
+        the 1.3 commitment and reveal) is given back outside that cap: a hand has dozens
+        of turns, so it cannot make play free, and an instant client's turns must not
+        spend the tokens its entropy steps were given."""
+        if count > 0 and (per_hand or self.credits.take()):
             self.rate.credit(1)
 
     def close_soon(self, code: int, reason: str) -> None:

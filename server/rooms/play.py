@@ -310,7 +310,7 @@ class Play:
         for asked in expected:
             listener = self.room.listener_at(asked)
             if listener is not None:
-                listener.credit(1)  # the value (in 1.3 the commitment) it is asked for
+                listener.credit(1, per_hand=True)  # the value (1.3: the commitment) asked for
 
     def _minor_at(self, index: int) -> int:
         listener = self.room.listener_at(index)
@@ -335,7 +335,7 @@ class Play:
             if self.hand.commits[index] is not None and self.hand.values[index] is None:
                 asked = self.room.listener_at(index)
                 if asked is not None:
-                    asked.credit(1)  # the reveal it is now asked for
+                    asked.credit(1, per_hand=True)  # the reveal it is now asked for
         late = functools.partial(self._entropy_late, self.game_no, self.state.version)
         self.clock.later("entropy", self.host.config.entropy_seconds, late)  # the reveals'
 

@@ -37,8 +37,9 @@ class Listener(Protocol):
 
     def send_bytes(self, data: bytes) -> None: ...
 
-    def credit(self, count: int) -> None:
-        """Give back ``count`` request tokens: the server asked this connection for a reply."""
+    def credit(self, count: int, per_hand: bool = False) -> None:
+        """Give back ``count`` request tokens: the server asked this connection for a reply.
+        ``per_hand``: a reply asked for once a hand (the entropy steps), not per turn."""
         ...
 
 

@@ -88,7 +88,7 @@ class Heard:
     def send_bytes(self, data: bytes) -> None:
         self.messages.append(decode_server(data))
 
-    def credit(self, count: int) -> None:
+    def credit(self, count: int, per_hand: bool = False) -> None:
         self.credits += count
 
     def of(self, kind: type[BaseModel]) -> list[Any]:

@@ -49,7 +49,7 @@ class Wire:
             self.work.dirty(self)
         self.pending.append(data)
 
-    def credit(self, count: int) -> None: ...
+    def credit(self, count: int, per_hand: bool = False) -> None: ...
 
     def flush(self) -> None:
         self.written.extend(decode_server(data) for data in self.pending)

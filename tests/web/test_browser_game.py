@@ -16,6 +16,7 @@ import pytest
 
 from protocol import convert
 from protocol import messages as m
+from protocol.verify import seat_commitment
 from tests.server.helpers import Client, choose
 from tests.web.browser import DESKTOP, PHONE, Page, ServerThread, cards_named_in
 from tests.web.play import (
@@ -119,12 +120,17 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     assert "bags" in text and "total" in text
     # classic shows the card after a keep: this seat saw 2 stock cards on each of 13 turns
     assert "the 26 cards this seat drew lie where the deck puts them" in text
-    # protocol 1.1: this browser sent its own entropy, and the shuffle used it
+    # this browser sent its own entropy, and the shuffle used it
     assert "your entropy is in it" in text
     revealed = server.call(
         lambda: convert.view_message(server.hub.tables[code].state.view_for(0)).hand_results
     )
-    assert len(revealed[0].entropy[0]) == 64 and revealed[0].entropy[1] == ""  # the bot: none
+    first = revealed[0]
+    assert len(first.entropy[0]) == 64 and first.entropy[1] == ""  # the bot: none
+    # protocol 1.3: the page committed first, then revealed the value it had committed to
+    value = bytes.fromhex(first.entropy[0])
+    committed = server.call(lambda: server.hub.tables[code].play.hand_commitments[1])
+    assert committed[0] == seat_commitment(first.commitment, 0, value)
     shoot(page, "hand-window")
     assert phases.count("draft") == 13
     assert phases.count("bidding") == 1

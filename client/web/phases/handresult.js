@@ -6,7 +6,7 @@
 //
 //   onHandResult(message)   // a `hand_result` for the table on screen
 
-import { addLog, commitmentKey, entropyKey, escapeHtml, mySeat, render as draw, state } from "../store.js";
+import { addLog, commitmentKey, entropyKey, escapeHtml, mySeat, relayedKey, render as draw, state } from "../store.js";
 import { formatNumber, t } from "../i18n.js";
 
 // Enter within this long of the window opening is the key that ended the last trick's
@@ -18,6 +18,8 @@ export async function onHandResult(result) {
   const committed = sessionStorage.getItem(commitmentKey(state.code, result.hand_number));
   const seen = state.draftSeen[result.hand_number] || [];
   const sent = sessionStorage.getItem(entropyKey(state.code, result.hand_number));
+  const relayedJson = sessionStorage.getItem(relayedKey(state.code, result.hand_number));
+  const relayed = relayedJson ? JSON.parse(relayedJson) : null;
   const view = state.view; // this hand's, before the next hand_started folds in
   state.handWindow = { result, check: null, committed, sent, opened: performance.now() };
   setTimeout(draw, KEY_GRACE_MS + 50); // data-keys="on": the window takes Enter from now
@@ -26,13 +28,14 @@ export async function onHandResult(result) {
     // every check (verify.js): the seed, this seat's value, every card it saw, every card
     // the other seat played, the exchange draws; the verdict is computed there
     const { verdict } = await import("../verify.js");
-    check = { ...verdict(result, { view, seen, committed, sent }), hashedBy: t("SHA-256 in this page") };
+    check = { ...verdict(result, { view, seen, committed, sent, relayed }), hashedBy: t("SHA-256 in this page") };
   } catch (error) {
     check = { ok: false, reason: t("could not check: {error}", { error }) };
   }
   // checked: a later game's hand of the same number must not find these
   sessionStorage.removeItem(commitmentKey(result.table, result.hand_number));
   sessionStorage.removeItem(entropyKey(result.table, result.hand_number));
+  sessionStorage.removeItem(relayedKey(result.table, result.hand_number));
   addLog(t("Hand {number}: {verdict}", { number: result.hand_number, verdict: check.ok ? t("fair shuffle ✓") : t("shuffle NOT verified ✗") }));
   if (state.handWindow && state.handWindow.result === result) state.handWindow.check = check;
   draw();
