@@ -8,6 +8,7 @@ import time
 from client.draw import Dims, Line, pad
 from client.i18n import _, ngettext
 from client.model.core import Model, Overlay
+from client.screens import account_manage
 from client.text import safe_text
 from protocol import messages as m
 
@@ -97,6 +98,8 @@ def profile_lines(model: Model, size: Dims) -> list[Line]:
         out.append([("", text)])
     if not profile.games:
         out.append([("class:dim", " " + _("No games yet."))])
+    if safe_text(profile.name) == model.account.signed_in:
+        out.append([("class:dim", " " + _("x manage account · Esc closes"))])
     return out
 
 
@@ -105,6 +108,8 @@ def profile_keys(model: Model, key: str) -> bool:
         model.close()
     elif key == "b":
         open_board(model)
+    elif key == "x":
+        account_manage.open_window(model)
     return True
 
 
