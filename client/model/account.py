@@ -116,6 +116,10 @@ class AccountPart:
         self.mode, self.row, self.error = mode, 0, ""
         self.entries = [name, ""]
 
+    def clear_error(self) -> None:
+        """The last refusal read: gone from the windows."""
+        self.error = ""
+
     def next_field(self) -> None:
         self.row = 1 - self.row
 

@@ -29,7 +29,7 @@ def open_window(model: Model) -> None:
         model.notify(_("Sign in to an account first."))
         return
     model.account.manage.reset()
-    model.account.error = ""
+    model.account.clear_error()
     model.open(Overlay.MANAGE)
 
 
@@ -80,18 +80,18 @@ def keys(model: Model, key: str) -> bool:
             model.close()
         else:
             form.reset()
-        model.account.error = ""
+        model.account.clear_error()
     elif key in ("up", "down"):
         form.move(-1 if key == "up" else 1)
     elif form.step == "menu":
         if key == "enter":
             form.choose()
-            model.account.error = ""
+            model.account.clear_error()
     elif not form.fields():
         if key == "y":
             form.confirm(model)
     elif key == "enter":
-        model.account.error = ""
+        model.account.clear_error()
         form.submit(model)
     elif key == "backspace":
         form.erase()
