@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from selenium.common.exceptions import WebDriverException
 
 from server.accounts.passwords import Passwords
 from tests.web.browser import DESKTOP, Page, ServerThread
@@ -27,11 +28,27 @@ def server() -> Iterator[ServerThread]:
         running.close()
 
 
+def _fill(page: Page, selector: str, text: str) -> None:
+    """Type ``text`` into a field, again if the panel was drawn anew under the typing (the
+    lobby's first messages redraw it while the page settles)."""
+
+    def typed() -> bool:
+        try:
+            field = page.find(selector)
+            field.clear()
+            field.send_keys(text)
+            return bool(field.get_attribute("value") == text)
+        except WebDriverException:
+            return False
+
+    page.wait(typed, f"{text!r} typed into {selector}")
+
+
 def _register(page: Page, server: ServerThread, name: str, password: str) -> None:
     enter(page, server.base, name)
     page.wait(lambda: page.visible("#account-name"), "the account panel")
-    page.find("#account-name").send_keys(name)
-    page.find("#account-password").send_keys(password)
+    _fill(page, "#account-name", name)
+    _fill(page, "#account-password", password)
     page.click("[data-account='register']")
     page.wait(lambda: f"Signed in as {name}" in page.find("#account").text, "signed in")
     page.click("#manage summary")
@@ -39,10 +56,8 @@ def _register(page: Page, server: ServerThread, name: str, password: str) -> Non
 
 
 def _sign_in(page: Page, name: str, password: str) -> None:
-    page.find("#account-name").clear()
-    page.find("#account-name").send_keys(name)
-    page.find("#account-password").clear()
-    page.find("#account-password").send_keys(password)
+    _fill(page, "#account-name", name)
+    _fill(page, "#account-password", password)
     page.click("[data-account='sign_in']")
 
 
@@ -50,13 +65,12 @@ def test_change_password_in_the_manage_section(server: ServerThread) -> None:
     page = Page(DESKTOP)
     try:
         _register(page, server, "eve", "eve first password")
-        page.find("#manage-old").send_keys("not the password")
-        page.find("#manage-new").send_keys("eve second password")
+        _fill(page, "#manage-old", "not the password")
+        _fill(page, "#manage-new", "eve second password")
         page.click("[data-manage='password']")
         page.wait(lambda: "Wrong name or password." in page.find("#account").text, "refused")
         assert page.find("#manage-new").get_attribute("value") == "eve second password"
-        page.find("#manage-old").clear()
-        page.find("#manage-old").send_keys("eve first password")
+        _fill(page, "#manage-old", "eve first password")
         page.click("[data-manage='password']")
         page.wait(lambda: "Password changed." in page.find("#manage").text, "changed")
         assert page.find("#manage-old").get_attribute("value") == ""
@@ -85,18 +99,16 @@ def test_delete_account_asks_password_and_box_then_the_page_is_a_guest(
     page = Page(DESKTOP)
     try:
         _register(page, server, "finn", "finn password")
-        page.find("#manage-password").send_keys("finn password")
+        _fill(page, "#manage-password", "finn password")
         page.click("[data-manage='delete']")  # the box is not ticked
         page.wait(lambda: "Tick the box to confirm." in page.find("#account").text, "the box")
         assert "Signed in as finn" in page.find("#account").text
-        page.find("#manage-password").clear()
-        page.find("#manage-password").send_keys("wrong password")
+        _fill(page, "#manage-password", "wrong password")
         page.find("#manage-sure").click()
         page.click("[data-manage='delete']")
         page.wait(lambda: "Wrong name or password." in page.find("#account").text, "refused")
         assert "Signed in as finn" in page.find("#account").text
-        page.find("#manage-password").clear()
-        page.find("#manage-password").send_keys("finn password")
+        _fill(page, "#manage-password", "finn password")
         page.click("[data-manage='delete']")
         page.wait(lambda: page.visible("#account-name"), "a guest's sign-in form")
         text = page.find("#account").text
