@@ -58,7 +58,7 @@ def lines(model: Model, size: Dims) -> list[Line]:
     elif form.step == "sign_out":
         out.append([("", " " + _("Sign out every other device?"))])
     else:
-        question = _("Delete {name} for good? Your games stay, without your name.")
+        question = _("Delete {name} for good? Your games stay.")
         out.append([("class:bad", " " + question.format(name=account.signed_in or ""))])
     out.append([])
     if account.error:

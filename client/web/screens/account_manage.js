@@ -20,7 +20,7 @@ function passwordInput(id, label, autocomplete) {
 }
 
 export function manageSection(account) {
-  const question = t("Delete {name} for good? Your games stay, without your name.", { name: account.name });
+  const question = t("Delete {name} for good? Your games stay.", { name: account.name });
   return `<details id="manage" class="manage"${manage.open ? " open" : ""}>
     <summary>${escapeHtml(t("Manage account"))}</summary>
     ${manage.notice ? `<p class="notice" role="status">${escapeHtml(manage.notice)}</p>` : ""}
