@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from client.errors import error_text as server_error_text
 from client.i18n import _
+from client.model.account_manage import ManageForm
 from client.text import safe_text
 from protocol import messages as m
 
@@ -72,6 +74,26 @@ def error_text(code: str) -> str:
     return texts.get(code, _("The server refused this ({code}).").format(code=code))
 
 
+def _refusal_text(message: m.ErrorMessage) -> str:
+    """An account code's words, else the general refusals' (client/errors.py)."""
+    if message.code in _ACCOUNT_CODES:
+        return error_text(message.code)
+    return server_error_text(message.code, message.message)
+
+
+_ACCOUNT_CODES = frozenset(
+    {
+        "bad_credentials",
+        "name_taken",
+        "bad_password",
+        "bad_name",
+        "not_signed_in",
+        "unknown_account",
+        "rate_limited",
+    }
+)
+
+
 @dataclass
 class AccountPart:
     """The account's state in the model (see the module)."""
@@ -86,12 +108,17 @@ class AccountPart:
     entries: list[str] = field(default_factory=lambda: ["", ""])
     error: str = ""
     rated: bool = True  # the create window's choice (R), for a signed-in player
+    manage: ManageForm = field(default_factory=ManageForm)  # change password, delete…
 
     # ---- the form ----------------------------------------------------------------------
 
     def start(self, mode: Literal["sign_in", "register"], name: str) -> None:
         self.mode, self.row, self.error = mode, 0, ""
         self.entries = [name, ""]
+
+    def clear_error(self) -> None:
+        """The last refusal read: gone from the windows."""
+        self.error = ""
 
     def next_field(self) -> None:
         self.row = 1 - self.row
@@ -140,9 +167,17 @@ class AccountPart:
                 host.link.token = message.token
                 if host.on_token is not None:
                     host.on_token(message.token)
+            self.manage.reset()
+            self.error = ""
             if message.done == "deleted":
-                self.signed_in = None
-            host.notify(_("Done."))
+                self.signed_in, self.ratings, self.profile = None, (), None
+                host.link.token = None  # the account's sessions are gone: come back a guest
+                host.close()
+                host.notify(_("Account deleted. You play as a guest now."))
+            elif message.done == "signed_out":
+                host.notify(_("Signed out everywhere else."))
+            else:
+                host.notify(_("Password changed."))
         elif isinstance(message, m.Profile):
             self.profile = message
             if safe_text(message.name) == self.signed_in:
@@ -150,7 +185,7 @@ class AccountPart:
         elif isinstance(message, m.Leaderboard):
             self.board = message
         elif isinstance(message, m.ErrorMessage) and message.request in ACCOUNT_REQUESTS:
-            self.error = error_text(message.code)
+            self.error = _refusal_text(message)
             host.notify(self.error)
         else:
             return False

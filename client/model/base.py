@@ -79,6 +79,7 @@ class Overlay(enum.StrEnum):
     ACCOUNT = "account"  # sign in or register (client/screens/account.py)
     PROFILE = "profile"  # an account's profile (client/screens/profile.py)
     BOARD = "board"  # a preset's leaderboard (client/screens/profile.py)
+    MANAGE = "manage"  # change password, sign out everywhere, delete (screens/account_manage)
     PLAY_NOW = "play_now"  # seek an opponent (client.screens.playnow)
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from client.draw import Dims, Line
 from client.model.core import Model, Overlay
 from client.overlays import chat, help, pile, question, rules, scores, settings
-from client.screens import account, create, hand_result, lobby, playnow, profile
+from client.screens import account, account_manage, create, hand_result, lobby, playnow, profile
 
 __all__ = ["Window", "window"]
 
@@ -48,6 +48,7 @@ _WINDOWS: dict[Overlay, Window] = {
     Overlay.ACCOUNT: Window(account.title, account.lines, account.keys),
     Overlay.PROFILE: Window(profile.profile_title, profile.profile_lines, profile.profile_keys),
     Overlay.BOARD: Window(profile.board_title, profile.board_lines, profile.board_keys),
+    Overlay.MANAGE: Window(account_manage.title, account_manage.lines, account_manage.keys),
     Overlay.PLAY_NOW: Window(playnow.title, playnow.lines, playnow.keys),
 }
 

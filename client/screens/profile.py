@@ -9,6 +9,7 @@ from client.draw import Dims, Line, pad
 from client.i18n import _, ngettext
 from client.model.core import Model, Overlay
 from client.rules import preset_text
+from client.screens import account_manage
 from client.text import safe_text
 from protocol import messages as m
 
@@ -99,6 +100,8 @@ def profile_lines(model: Model, size: Dims) -> list[Line]:
         out.append([("", text)])
     if not profile.games:
         out.append([("class:dim", " " + _("No games yet."))])
+    if safe_text(profile.name) == model.account.signed_in:
+        out.append([("class:dim", " " + _("x manage account · Esc closes"))])
     return out
 
 
@@ -107,6 +110,8 @@ def profile_keys(model: Model, key: str) -> bool:
         model.close()
     elif key == "b":
         open_board(model)
+    elif key == "x":
+        account_manage.open_window(model)
     return True
 
 

@@ -10,6 +10,7 @@
 import { formatDate, nt, t } from "../i18n.js";
 import { TOKEN_KEY } from "../net.js";
 import { $, escapeHtml, render, state } from "../store.js";
+import { keepTyped, manageClick, manageDone, manageSection } from "./account_manage.js";
 
 const REQUESTS = new Set(["register", "sign_in", "change_password", "sign_out_everywhere", "delete_account", "get_profile", "get_leaderboard"]);
 
@@ -107,11 +108,14 @@ export function renderAccount() {
   const element = panel();
   const focused = document.activeElement && document.activeElement.id;
   const typed = { name: $("#account-name")?.value ?? "", password: $("#account-password")?.value ?? "" };
+  const putManage = keepTyped();
   let html = account.name ? signedIn() : signInForm();
   if (account.error) html += `<p class="notice" role="alert">${escapeHtml(account.error)}</p>`;
+  if (account.name) html += manageSection(account); // ./account_manage.js
   if (account.view === "profile" && account.profile) html += profileView(account.profile);
   if (account.view === "board" && account.board) html += boardView(account.board);
   element.innerHTML = html;
+  putManage();
   if (!account.name) {
     $("#account-name").value = typed.name;
     $("#account-password").value = typed.password;
@@ -142,7 +146,7 @@ export function receive(message) {
       return true;
     case "account_done":
       if (message.token) localStorage.setItem(TOKEN_KEY, message.token);
-      if (message.done === "deleted") account.name = null;
+      manageDone(message, account); // ./account_manage.js: its words, a guest after delete
       return true;
     case "profile":
       account.profile = message;
@@ -163,6 +167,7 @@ export function receive(message) {
 }
 
 export function click(target) {
+  if (manageClick(target, account)) return true;
   const action = target.dataset.account;
   const preset = target.dataset.accountBoard;
   if (!action && !preset) return false;
