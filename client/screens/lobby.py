@@ -21,7 +21,7 @@ ACCOUNT_KEYS = {"a": open_account, "m": open_profile, "b": open_board}
 
 
 def prompt(model: Model) -> str:
-    rest = _("↑/↓ choose · Enter join · w watch · c create · j join by code · r refresh")
+    rest = _("↑/↓ choose · Enter join · w watch · c create · j code · r refresh")
     return _("p play now") + " · " + rest
 
 
