@@ -81,6 +81,11 @@ def test_register_play_rated_then_profile_and_leaderboard(server: ServerThread) 
         assert [row.split()[1] for row in rows] == [name for name, *_ in ESTABLISHED]
         assert "newbie" not in page.find("#account").text  # provisional: left off
         page.screenshot("account-leaderboard")
+        page.click("[data-account='profile']")
+        page.wait(lambda: page.exists(".games-table a"), "the profile again")
+        page.click(".games-table a")  # a game's date opens its replay and analysis
+        page.wait(lambda: page.js("return document.body.dataset.screen") == "replay", "replay")
+        page.wait(lambda: "Replay" in page.find("#replay").text, "the game's replay")
         assert not page.errors()
     finally:
         page.close()

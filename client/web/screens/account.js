@@ -84,7 +84,9 @@ function profileView(profile) {
     const result = game.won === null ? t("aborted") : game.won ? t("win") : t("loss");
     const after = game.rating_after === null ? "" : `→ ${game.rating_after}`;
     const when = formatDate(new Date(game.ended * 1000)); // in the language's own way
-    return `<tr><td>${escapeHtml(when)}</td><td>${escapeHtml(game.opponent)}</td><td>${escapeHtml(result)}</td>
+    // the date opens the game's replay and analysis on this page (a #r= link)
+    const replay = `<a href="#r=${encodeURIComponent(game.record_id)}">${escapeHtml(when)}</a>`;
+    return `<tr><td>${replay}</td><td>${escapeHtml(game.opponent)}</td><td>${escapeHtml(result)}</td>
       <td class="num">${game.scores[game.seat]}–${game.scores[1 - game.seat]}</td>
       <td>${escapeHtml(game.rated ? t("rated") : t("casual"))}</td><td class="num">${after}</td></tr>`;
   });
