@@ -143,5 +143,7 @@ def test_the_lobby_lists_an_open_table_and_joins_it(server: ServerThread, page: 
     assert "waiting" in page.find("#table-list").text
     page.click(row)
     page.wait(lambda: page.table_data().get("hand") == "1", "the game at the joined table")
-    assert "waiting" in page.find(".opponent").text
+    # read in one go: the table may be drawn again (new elements) between two reads
+    opponent = "const o = document.querySelector('.opponent'); return o ? o.innerText : ''"
+    page.wait(lambda: "waiting" in page.js(opponent), "the opponent's name")
     assert server.call(lambda: server.hub.tables[code].seats[1].name) == "good name"
