@@ -38,8 +38,9 @@ from engine import (
 from protocol import convert
 from protocol import messages as m
 from protocol.codec import encode, encode_for
-from server.accounts.rating import GameEnd, Side
+from server.accounts.rating import GameEnd
 from server.logs import event
+from server.rooms.ending import game_end, game_over_message
 from server.rooms.entropy import HandEntropy, with_withheld
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Level, Table
@@ -445,29 +446,6 @@ class Play:
 
     # ---- the end --------------------------------------------------------------------
 
-    def _game_end(self, record_id: str, reason: str, winner: int | None) -> GameEnd:
-        """The end as the rater sees it: aborted when given up in the first hand before
-        each human seat had acted (issue 27: no player action in the first hand)."""
-        table, state = self.table, self.state
-        humans = [seat for seat in table.seats if seat.kind == "human"]
-        aborted = reason == "forfeit" and state.hand_number <= 1
-        aborted = aborted and any(not seat.seqs for seat in humans)
-        sides = tuple(
-            Side(seat.name or "", seat.player_id if seat.kind == "human" else None, seat.bot_level)
-            for seat in table.seats
-        )
-        return GameEnd(
-            record_id=record_id,
-            code=table.code,
-            preset=table.preset,
-            rated=table.rated,
-            outcome="aborted" if aborted else reason,
-            winner=winner,
-            sides=(sides[0], sides[1]),
-            scores=(state.scores[0], state.scores[1]),
-            ended=time.time(),
-        )
-
     def finish(self, reason: str, winner: int | None) -> None:
         state = self.state
         table = self.table
@@ -480,7 +458,7 @@ class Play:
         unplayed = reason == "forfeit" and not any(seat.seqs for seat in table.seats)
         if not unplayed:
             self.host.store.save_record(record_id, table.code, table.game_no, record)
-            self.room.ended(self._game_end(record_id, reason, winner))
+            self.room.ended(game_end(table, state, record_id, reason, winner))
         if reason == "forfeit" and winner is not None:
             loser = table.seats[1 - winner].player_id
             self.room.forfeited(loser, record_id, json.dumps(record) if unplayed else None)
@@ -504,16 +482,5 @@ class Play:
                 record=record_id,
             ),
         )
-        lines = tuple(
-            m.ScoreLine(seat=i, name=table.seats[i].name, score=state.scores[i], bags=state.bags[i])
-            for i in (0, 1)
-        )
-        over = m.GameOver(
-            table=table.code,
-            winner=winner,
-            reason="forfeit" if reason == "forfeit" else "score",
-            scores=(lines[0], lines[1]),
-            record_id=record_id,
-        )
-        self.room.broadcast(encode(over))
+        self.room.broadcast(encode(game_over_message(table, state, record_id, reason, winner)))
         self.room.send_update()
