@@ -225,8 +225,17 @@ class Page:
         return bool(self.js("return !!document.querySelector(arguments[0])", selector))
 
     def visible(self, selector: str) -> bool:
-        elements = self.all(selector)
-        return bool(elements) and elements[0].is_displayed()
+        try:
+            elements = self.all(selector)
+            return bool(elements) and elements[0].is_displayed()
+        except StaleElementReferenceException:
+            return False  # drawn again between the two reads: not yet seen, ask again
+
+    def text(self, selector: str) -> str:
+        """The first match's visible text, read in one go (the page may draw that part
+        again between a find and a read); ``""`` when nothing matches."""
+        script = "const e = document.querySelector(arguments[0]); return e ? e.innerText : ''"
+        return str(self.js(script, selector))
 
     def click(self, selector: str) -> None:
         self.wait(lambda: self.visible(selector), f"{selector} visible")

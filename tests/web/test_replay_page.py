@@ -186,8 +186,8 @@ def test_after_a_game_player_and_spectator_both_open_its_replay(
             viewer.wait(lambda viewer=viewer: viewer.visible("#game-over"), "game over")
             viewer.click("#replay-game")
             viewer.wait(lambda viewer=viewer: viewer.visible("#replay .replay-board"), "replay")
-            assert f"of {steps}" in viewer.find("#replay .topline").text, name
-            names = viewer.find("#replay .side").text
+            assert f"of {steps}" in viewer.text("#replay .topline"), name
+            names = viewer.text("#replay .side")
             assert "Analyse Pia" in names and "Analyse bot" in names, names
             assert viewer.js("return location.hash") == f"#r={record_id}"
             viewer.find("body").send_keys(Keys.ESCAPE)
