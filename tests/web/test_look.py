@@ -102,7 +102,8 @@ def room() -> Iterator[Facts]:
                         "const c = t.querySelector('.card');"
                         "const s = getComputedStyle(c);"
                         "return {classes: t.className, animation: s.animationName,"
-                        " delay: s.animationDelay, winner: !!t.querySelector('.winner')};"
+                        " delay: s.animationDelay, winner: !!t.querySelector('.winner'),"
+                        " mine: !!t.querySelector('.slot-row:last-child .winner')};"
                     )
                 )
                 if pauses == 1:
@@ -179,12 +180,12 @@ def test_the_draft_card_is_dealt_from_the_stock(room: Facts) -> None:
 
 def test_a_finished_trick_is_gathered_toward_its_winner(room: Facts) -> None:
     assert len(room["gather"]) == 13  # every trick of the hand
-    assert {"to-me", "to-them"} <= {c for held in room["gather"] for c in held["classes"].split()}
     for held in room["gather"]:
         classes = held["classes"].split()
         assert "gather-3000" in classes and held["winner"], held
-        toward = "to-me" if "to-me" in classes else "to-them"
-        assert toward in classes
+        # toward this seat when its card (the lower row) won, else toward the other's
+        toward = "to-me" if held["mine"] else "to-them"
+        assert toward in classes, held
         assert held["animation"] == ("gather-me" if toward == "to-me" else "gather-them"), held
         assert held["delay"] != "0s", held  # after the trick was seen, as the pause ends
 
