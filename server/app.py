@@ -116,6 +116,7 @@ class Hub:
         )  # fmt: skip
         self.router = Router(parts)
         self.router.handlers.update(accounts.handlers())  # register, sign_in, profile...
+        accounts.answered = self.router.answered
         handle, bye = self.router.handle_data, self.disconnected
         opener = functools.partial(Conn, config=config, hub=work)  # a session per connection
         wire = TransportParts(self.limits, bans, metrics, opener, handle, bye, self.now)

@@ -27,13 +27,13 @@ from server.accounts.profile import leaderboard_message, profile_message, rating
 from server.accounts.rating import Rater, StoredRatings
 from server.accounts.service import Accounts, check_new_password
 from server.errors import RequestError
-from server.gateway.session import Session, error_message
+from server.gateway.session import Session
 from server.lobby import names
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.lobby.turn import UnitOfWork
 from server.logs import event
-from server.store import PlayerRow, Storage, StoreError
+from server.store import PlayerRow, Storage
 from server.store.accounts_rows import AccountRow
 
 __all__ = ["AccountRequests"]
@@ -57,6 +57,8 @@ class AccountRequests:
         self.players = players
         self.rooms = rooms
         self.work = work
+        # the router's way to run a request and answer its failures (server.app sets it)
+        self.answered: Callable[[Session, Any, Callable[[Session, Any], None]], None]
         self.spawn = spawn
         self.wall_clock = wall_clock
         self.passwords = Passwords()
@@ -252,32 +254,12 @@ class AccountRequests:
     def _resume(
         self, session: Session, player: Player, message: Any, finish: Callable[[], None]
     ) -> None:
-        """Finish a request after its hash, as the router answers one: a refusal is sent,
-        a failed read answered, and writes joined to this turn's commit."""
+        """Finish a request after its hash, answered as the router answers every request
+        (``answered``: a refusal sent, a failed read answered, writes noted for this turn's
+        commit), then the commit asked for: this runs in a task of its own."""
         if session.closed or session.player is not player:
             return  # the connection went or became someone else meanwhile
         writes = self.store.write_attempts
-        try:
-            finish()
-        except RequestError as error:
-            session.send(error_message(error.code, error.message, message.type, message.id))
-        except StoreError as error:
-            if self.store.write_attempts == writes:
-                log.error(
-                    "connection %d: %s: the store cannot answer: %s",
-                    session.id,
-                    message.type,
-                    error,
-                )
-                session.send(
-                    error_message(
-                        "internal_error",
-                        "the server cannot reach its store just now; try again",
-                        message.type,
-                        message.id,
-                    )
-                )
-        finally:
-            if self.store.write_attempts != writes:
-                self.work.wrote(session, message.type, message.id)
-                self.work.schedule()
+        self.answered(session, message, lambda _session, _message: finish())
+        if self.store.write_attempts != writes:
+            self.work.schedule()

@@ -226,7 +226,7 @@ class Router:
             return
         if isinstance(message, m.Act) and self._defers(session, message):
             return
-        self._answered(session, message, self._dispatch)
+        self.answered(session, message, self._dispatch)
 
     def _defers(self, session: Session, message: m.Act) -> bool:
         """Whether ``message`` waits for (or is refused by) its player's act budget.
@@ -267,7 +267,7 @@ class Router:
             return
         self._deferred.discard(player_id)
         writes = self.parts.store.write_attempts
-        self._answered(session, message, self._dispatch)
+        self.answered(session, message, self._dispatch)
         if self.parts.store.write_attempts != writes:
             self.parts.work.schedule()  # no frame of this turn asks for the flush
 
@@ -294,13 +294,14 @@ class Router:
                 error_message("rate_limited", "too many messages; slow down", request, req_id)
             )
 
-    def _answered(
+    def answered(
         self,
         session: Session,
         message: m.ClientMessage,
         dispatch: Callable[[Session, Any], None],
     ) -> None:
-        """Run ``dispatch(session, message)`` and answer every way it can fail."""
+        """Run ``dispatch(session, message)`` and answer every way it can fail (also used
+        by the account requests, which finish in a later task)."""
         parts = self.parts
         writes = parts.store.write_attempts
         try:
@@ -438,7 +439,7 @@ class Router:
     def _run(self, session: Session, message: m.ClientMessage) -> None:
         """Handle a request whose routing was waited for, as ``handle_data`` would have."""
         writes = self.parts.store.write_attempts
-        self._answered(session, message, self._dispatch_routed)
+        self.answered(session, message, self._dispatch_routed)
         if self.parts.store.write_attempts != writes:
             self.parts.work.schedule()
 
