@@ -237,6 +237,17 @@ class Page:
         script = "const e = document.querySelector(arguments[0]); return e ? e.innerText : ''"
         return str(self.js(script, selector))
 
+    def attr(self, selector: str, name: str) -> str | None:
+        """The first match's attribute ``name`` (``textContent`` and ``value`` read as
+        properties), in one go; ``None`` when nothing matches or it has no such attribute."""
+        script = (
+            "const e = document.querySelector(arguments[0]); if (!e) return null;"
+            "const n = arguments[1];"
+            "return (n === 'textContent' || n === 'value') ? e[n] : e.getAttribute(n)"
+        )
+        value = self.js(script, selector, name)
+        return None if value is None else str(value)
+
     def click(self, selector: str) -> None:
         self.wait(lambda: self.visible(selector), f"{selector} visible")
         for _ in range(3):

@@ -116,7 +116,7 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     assert verdict[0] == "yes", verdict
     assert "Fair shuffle ✓" in verdict[1]
     # the checks themselves are in the details panel (folded away: read its text content)
-    text = page.find("#hand-window").get_attribute("textContent")
+    text = page.attr("#hand-window", "textContent")
     assert "bags" in text and "total" in text
     # classic shows the card after a keep: this seat saw 2 stock cards on each of 13 turns
     assert "the 26 cards this seat drew lie where the deck puts them" in text
@@ -154,7 +154,7 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
     page.resize(DESKTOP)
     # the score sheet has the hand
     page.find("body").send_keys("s")
-    page.wait(lambda: "hand" in page.find("#modal").text, "the score sheet")
+    page.wait(lambda: "hand" in page.text("#modal"), "the score sheet")
     assert page.all(".sheet tbody tr")
     page.find("body").send_keys("\ue00c")  # Escape
 
@@ -168,7 +168,7 @@ def test_an_illegal_card_cannot_be_played_then_game_over_and_rematch(
     rules = server.call(lambda: server.hub.tables[code].rules)
     assert rules.target_score == 10
     page.wait(lambda: page.exists("#turn-timer"), "the turn timer")
-    assert 0 < int(page.find("#turn-timer").text) <= 900
+    assert 0 < int(page.text("#turn-timer")) <= 900
     tried = False
     while not tried:
         phase = wait_turn_or_window(page)
@@ -184,9 +184,7 @@ def test_an_illegal_card_cannot_be_played_then_game_over_and_rematch(
                 assert "cannot be played" in (button.get_attribute("aria-label") or "")
                 button.click()  # a disabled button: nothing happens
                 page.find("body").send_keys(illegal[0].lower())  # typing it is refused
-                page.wait(
-                    lambda: "cannot be played" in page.find(".board .notice").text, "the refusal"
-                )
+                page.wait(lambda: "cannot be played" in page.text(".board .notice"), "the refusal")
                 assert page.table_data()["version"] == version
                 assert my_turn(page) == "play"
                 assert server.known_cards(code, 0) == before  # the server saw nothing
@@ -204,7 +202,7 @@ def test_an_illegal_card_cannot_be_played_then_game_over_and_rematch(
             )
         elif not page.visible("#game-over"):
             act(page, rng)
-    assert "won" in page.find("#game-over").text.lower()
+    assert "won" in page.text("#game-over").lower()
     page.click("#game-over #rematch")
     page.wait(lambda: not page.visible("#game-over"), "the rematch")
     page.wait(lambda: page.table_data().get("hand") == "1", "hand 1 of the new game")
@@ -218,9 +216,9 @@ def test_reload_or_a_dropped_network_mid_trick_resumes_the_seat_and_tricks_pause
     # a pause longer than the test: each finished trick stays until it is clicked
     enter(page, server.base, "cy", {"trickPauseMs": 600_000, "autoPlayOne": True})
     code = create(page, bot="")  # a friend's table: then the bot is brought in instead
-    page.wait(lambda: "Waiting for an opponent" in page.find(".phase").text, "an empty seat")
+    page.wait(lambda: "Waiting for an opponent" in page.text(".phase"), "an empty seat")
     page.click("#add-bot")
-    page.wait(lambda: "bot" in page.find(".opponent").text, "the bot in the other seat")
+    page.wait(lambda: "bot" in page.text(".opponent"), "the bot in the other seat")
     player = server.call(lambda: server.hub.tables[code].seats[0].player_id)
     assert player is not None
     pauses = 0
@@ -230,7 +228,7 @@ def test_reload_or_a_dropped_network_mid_trick_resumes_the_seat_and_tricks_pause
         if phase == "paused":
             trick = page.find("#trick")
             assert len(trick.find_elements("css selector", "[data-card]")) == 2
-            assert "won trick" in page.find(".phase").text
+            assert "won trick" in page.text(".phase")
             assert my_turn(page) == ""  # nothing can be played while the trick shows
             held = page.table_data()["version"]
             trick.click()
@@ -260,10 +258,8 @@ def test_reload_or_a_dropped_network_mid_trick_resumes_the_seat_and_tricks_pause
     # a dropped network (the server's side of the socket dies): back in the seat again
     dropped = server.call(lambda: drop_connections_of(server, player))
     assert dropped == 1
-    page.wait(
-        lambda: page.find("#status").get_attribute("data-state") == "reconnecting", "the drop"
-    )
-    page.wait(lambda: page.find("#status").get_attribute("data-state") == "open", "the resume")
+    page.wait(lambda: page.attr("#status", "data-state") == "reconnecting", "the drop")
+    page.wait(lambda: page.attr("#status", "data-state") == "open", "the resume")
     page.wait(lambda: my_turn(page) == "play", "the turn after the resume")
     assert hand_cards(page) == hand
     assert server.call(lambda: server.hub.tables[code].seats[0].player_id) == player
@@ -275,15 +271,15 @@ def test_reload_or_a_dropped_network_mid_trick_resumes_the_seat_and_tricks_pause
     page.wait(lambda: my_turn(page) == "play", "the seat in the second tab")
     second = page.driver.current_window_handle
     page.driver.switch_to.window(first)
-    page.wait(lambda: page.find("#status").get_attribute("data-state") == "replaced", "replaced")
+    page.wait(lambda: page.attr("#status", "data-state") == "replaced", "replaced")
     assert page.visible("#reclaim")
     page.driver.switch_to.window(second)
-    assert page.find("#status").get_attribute("data-state") == "open"
+    assert page.attr("#status", "data-state") == "open"
     page.driver.close()
     page.driver.switch_to.window(first)
     assert my_turn(page) == ""  # nothing to play in a page that lost its seat
     page.click("#reclaim")
-    page.wait(lambda: page.find("#status").get_attribute("data-state") == "open", "reclaimed")
+    page.wait(lambda: page.attr("#status", "data-state") == "open", "reclaimed")
     page.wait(lambda: my_turn(page) == "play", "the seat back in the first tab")
     # and the game goes on from there
     act(page, rng)
@@ -295,25 +291,25 @@ def test_two_browsers_at_one_private_table_through_the_link(server: ServerThread
     try:
         enter(host, server.base, "host")
         code = create(host, bot="", private=True)
-        link = host.wait(lambda: host.find("#invite-link").get_attribute("value"), "the link")
+        link = host.wait(lambda: host.attr("#invite-link", "value"), "the link")
         assert link == f"{server.base}#t={code}"
         enter(friend, link, "friend")
         host.wait(lambda: host.table_data().get("phase") not in (None, "deal"), "the game")
         for page in (host, friend):
             page.wait(lambda p=page: p.table_data().get("hand") == "1", "hand 1")
-        assert "friend" in host.find(".opponent").text and "host" in friend.find(".opponent").text
+        assert "friend" in host.text(".opponent") and "host" in friend.text(".opponent")
         # a spectator: by code from the lobby, sees both seats and no hand
         enter(watcher, server.base, "watcher")
         watcher.wait(lambda: watcher.visible("#code-input"), "the lobby")
         watcher.find("#code-input").send_keys(code.lower())
         watcher.click("#watch-code")
         watcher.wait(lambda: watcher.table_data().get("hand") == "1", "the watched table")
-        assert "watching" in watcher.find(".topline").text
+        assert "watching" in watcher.text(".topline")
         assert not watcher.all(".hand [data-card]")
         # chat reaches both
         field = friend.find("#chat-input")
         field.send_keys("good luck", "\n")
-        host.wait(lambda: "good luck" in host.find(".chat").text, "the chat line")
+        host.wait(lambda: "good luck" in host.text(".chat"), "the chat line")
         pages = {0: host, 1: friend}
         tricks = 0
         scans = 0
@@ -390,7 +386,7 @@ def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page
 
     thread = threading.Thread(target=terminal, daemon=True)
     thread.start()
-    page.wait(lambda: "term" in page.find(".opponent").text, "the terminal player")
+    page.wait(lambda: "term" in page.text(".opponent"), "the terminal player")
     exchanged: list[str] = []
     counts: tuple[int | None, int | None] | None = None
     scans = 0
@@ -403,20 +399,17 @@ def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page
             counts = server.call(lambda: server.hub.tables[code].state.view_for(0).exchange_counts)
         if phase == "blind_nil":
             # declare blind nil (by key), so this seat gets the exchange after the draft
-            assert "Blind nil?" in page.find(".phase").text
+            assert "Blind nil?" in page.text(".phase")
             shoot(page, "blind-nil")
             page.find("body").send_keys("y")
             page.wait(lambda: my_turn(page) != "blind_nil", "the declaration")
         elif phase == "exchange":
-            text = page.find(".phase").text
+            text = page.text(".phase")
             assert "Pick up to 3" in text
             for card in hand_cards(page)[:2]:
                 page.click(f".hand [data-card='{card}']")
                 page.wait(
-                    lambda c=card: (
-                        "picked"
-                        in page.find(f".hand [data-card='{c}']").get_attribute("aria-label")
-                    ),
+                    lambda c=card: "picked" in page.attr(f".hand [data-card='{c}']", "aria-label"),
                     "the pick",
                 )
                 exchanged.append(card)
@@ -430,11 +423,11 @@ def test_a_browser_against_a_terminal_protocol_client(server: ServerThread, page
     thread.join(30)
     assert outcome and isinstance(outcome[0], m.HandResult), outcome
     # the terminal player has gone: its seat is held, and the page counts the hold down
-    page.wait(lambda: "seat held" in page.find(".opponent").text, "the hold countdown")
-    held = int(page.find(".opponent [data-hold]").text)
+    page.wait(lambda: "seat held" in page.text(".opponent"), "the hold countdown")
+    held = int(page.text(".opponent [data-hold]"))
     assert 0 < held <= 60
     result = outcome[0]
-    text = page.find("#hand-window").get_attribute("textContent")
+    text = page.attr("#hand-window", "textContent")
     assert f"Hand {result.hand_number}" in text
     assert all(len(value) == 64 for value in result.entropy)  # both seats' entropy went in
     assert "your entropy is in it" in text

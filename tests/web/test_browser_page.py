@@ -110,7 +110,7 @@ def test_a_refused_name_asks_for_another(page: Page) -> None:
         "const field = document.querySelector('#name-input'); field.value = 'bad\\u0007name';"
         "document.querySelector('#name-form').requestSubmit();"
     )
-    page.wait(lambda: page.find("#name-notice").text != "", "the refusal")
+    page.wait(lambda: page.text("#name-notice") != "", "the refusal")
     assert page.visible("#name-input") and not page.visible("#lobby")
     assert page.js("return localStorage.getItem('spades2.name')") is None
     field = page.find("#name-input")
@@ -118,7 +118,7 @@ def test_a_refused_name_asks_for_another(page: Page) -> None:
     field.send_keys("good name")
     page.click("#name-form button")
     page.wait(lambda: page.visible("#create"), "the lobby")
-    assert page.find("#status").text == "online as good name"
+    assert page.text("#status") == "online as good name"
 
 
 def test_the_lobby_lists_an_open_table_and_joins_it(server: ServerThread, page: Page) -> None:
@@ -140,7 +140,7 @@ def test_the_lobby_lists_an_open_table_and_joins_it(server: ServerThread, page: 
     page.click("#refresh")
     row = f"[data-join='{code}']"
     page.wait(lambda: page.exists(row), "the open table in the list")
-    assert "waiting" in page.find("#table-list").text
+    assert "waiting" in page.text("#table-list")
     page.click(row)
     page.wait(lambda: page.table_data().get("hand") == "1", "the game at the joined table")
     # read in one go: the table may be drawn again (new elements) between two reads

@@ -79,7 +79,7 @@ def test_a_page_alone_is_offered_the_bot_and_plays_it(server: ServerThread) -> N
         clock.now += 20
         asyncio.run_coroutine_threadsafe(server.hub.seeks.round(), server.loop).result(10)
         page.wait(lambda: page.visible("[data-playnow='bot']"), "the bot offer")
-        assert "normal" in page.find("#play-now").text  # a guest: the bot nearest 1500
+        assert "normal" in page.text("#play-now")  # a guest: the bot nearest 1500
         page.screenshot("playnow-offer")
         page.click("[data-playnow='bot']")
         page.wait(lambda: page.table_data().get("version") is not None, "the table")

@@ -65,4 +65,4 @@ def test_a_whole_hand_without_a_snapshot_after_the_first(server: ServerThread, p
     page.find("body").send_keys("\ue007")
     page.find("body").send_keys("s")
     page.wait(lambda: page.all(".sheet tbody tr td"), "the score sheet")
-    assert page.find(".sheet tbody tr td").text == "1"
+    assert page.text(".sheet tbody tr td") == "1"

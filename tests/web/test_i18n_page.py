@@ -52,20 +52,20 @@ def test_the_settings_menu_switches_the_language_and_it_is_remembered(
     enter(page, server.base, "Yuki")
     create(page, bot="easy")
     assert page.js("return document.documentElement.lang") == "en"
-    assert page.find("#open-settings").text == "Settings (o)"
+    assert page.text("#open-settings") == "Settings (o)"
     page.click("#open-settings")
     choose(page, "#set-lang", "ja")
     page.wait(lambda: page.js("return document.documentElement.lang") == "ja", "<html lang=ja>")
-    page.wait(lambda: page.find("#open-settings").text == "設定 (o)", "the table in Japanese")
-    assert page.find("h1").text == "♠ スペード"  # index.html's own words too
+    page.wait(lambda: page.text("#open-settings") == "設定 (o)", "the table in Japanese")
+    assert page.text("h1") == "♠ スペード"  # index.html's own words too
     assert page.js("return localStorage.getItem('spades2.language')") == "ja"
     page.driver.refresh()
     page.wait(lambda: page.js("return document.documentElement.lang") == "ja", "ja after reload")
     page.wait(lambda: page.exists("#open-settings"), "the table again")
-    page.wait(lambda: page.find("#open-settings").text == "設定 (o)", "Japanese after reload")
+    page.wait(lambda: page.text("#open-settings") == "設定 (o)", "Japanese after reload")
     page.click("#open-settings")
     choose(page, "#set-lang", "el")
-    page.wait(lambda: page.find("#open-settings").text == "Ρυθμίσεις (o)", "the table in Greek")
+    page.wait(lambda: page.text("#open-settings") == "Ρυθμίσεις (o)", "the table in Greek")
     assert page.js("return document.documentElement.lang") == "el"
 
 

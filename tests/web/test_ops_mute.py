@@ -66,20 +66,20 @@ def test_slash_mute_hides_the_others_chat_in_the_browser(server: ServerThread, p
 
     thread = threading.Thread(target=opponent, daemon=True)
     thread.start()
-    page.wait(lambda: "before" in page.find(".chat").text, "the opponent's first line")
-    assert "/mute" in (page.find("#chat-input").get_attribute("placeholder") or "")
+    page.wait(lambda: "before" in page.text(".chat"), "the opponent's first line")
+    assert "/mute" in (page.attr("#chat-input", "placeholder") or "")
     say(page, "/mute")
-    page.wait(lambda: "hidden here" in page.find(".log").text, "the mute notice")
+    page.wait(lambda: "hidden here" in page.text(".log"), "the mute notice")
     go_rude.set()
     assert rude_sent.wait(30)
     say(page, "mine")  # answered after the rude line went out to this page
-    page.wait(lambda: "mine" in page.find(".chat").text, "our own line")
-    assert "rude line" not in page.find(".chat").text
-    assert "before" in page.find(".chat").text
+    page.wait(lambda: "mine" in page.text(".chat"), "our own line")
+    assert "rude line" not in page.text(".chat")
+    assert "before" in page.text(".chat")
     say(page, "/unmute")
-    page.wait(lambda: "1 line was hidden" in page.find(".log").text, "the unmute notice")
+    page.wait(lambda: "1 line was hidden" in page.text(".log"), "the unmute notice")
     go_after.set()
-    page.wait(lambda: "after" in page.find(".chat").text, "the opponent's next line")
+    page.wait(lambda: "after" in page.text(".chat"), "the opponent's next line")
     thread.join(30)
     assert not failures, failures
     sent = server.call(lambda: list(server.hub.moderation.recent_chat[code]))
@@ -94,7 +94,7 @@ def test_a_banned_page_stops_and_says_so(server: ServerThread, page: Page) -> No
     )
     assert reply["ok"] and reply["result"]["connections_dropped"] == 1
     page.wait(lambda: page.visible("#name-input"), "the name form")
-    assert "banned" in page.find("body").text
+    assert "banned" in page.text("body")
     assert "null:banned" in page.js("return globalThis.spadesErrors.join(' ')")
     time.sleep(1.5)  # longer than the first reconnection pause: nothing comes back
     assert server.call(lambda: sum(conn.player is not None for conn in server.hub.conns)) == 0

@@ -73,10 +73,10 @@ def test_a_record_file_is_stepped_through_with_keys_and_buttons(
     assert at(page) == 0
     moves = [a for a in blind_record["actions"] if a[0] is not None]
     total = len(moves) + 2 * len(blind_record["hands"])
-    assert f"of {total}" in page.find("#replay .topline").text
+    assert f"of {total}" in page.text("#replay .topline")
     key(page, Keys.ARROW_RIGHT)
     page.wait(lambda: at(page) == 1, "one action on")
-    assert "blind nil" in page.find("#replay .said").text  # the first action, in words
+    assert "blind nil" in page.text("#replay .said")  # the first action, in words
     page.click("#replay-next")
     page.wait(lambda: at(page) == 2, "the next button")
     page.click("#replay-prev")
@@ -100,7 +100,7 @@ def test_a_record_file_is_stepped_through_with_keys_and_buttons(
     key(page, Keys.HOME)
     page.wait(lambda: at(page) == 0, "the start")
     # without a record id the server knows, the analysis says where to open it from
-    assert "from the game or its link" in page.find("#replay .side").text
+    assert "from the game or its link" in page.text("#replay .side")
     key(page, Keys.ESCAPE)
     page.wait(lambda: page.visible("#lobby"), "back in the lobby")
     assert not page.errors()
@@ -127,7 +127,7 @@ def test_a_replay_link_shows_the_analysis_of_a_seat_each_decision_as_it_was(
         friend.close()
     page.click('[data-analyse="1"]')
     page.wait(lambda: page.visible('.analysis[data-seat="1"]'), "the analysis", timeout=120)
-    text = page.find('.analysis[data-seat="1"]').text
+    text = page.text('.analysis[data-seat="1"]')
     assert f"Accuracy {round(expected.accuracy, 2)}%" in text.replace(".0%", "%"), text
     buttons = page.all('.analysis[data-seat="1"] .costliest [data-decision]')
     assert len(buttons) == len(expected.costliest)
@@ -141,7 +141,7 @@ def test_a_replay_link_shows_the_analysis_of_a_seat_each_decision_as_it_was(
     assert page.all(".decision .all-shown .opponent .card.face")
     if worst.kind.value == "play":
         assert page.all(".decision .knew .mine .card.chosen")
-    assert "lost" in page.find(".decision .said").text
+    assert "lost" in page.text(".decision .said")
     key(page, Keys.ESCAPE)
     page.wait(lambda: page.visible("#replay .replay-board"), "back to the replay")
     assert not page.errors()

@@ -103,11 +103,11 @@ def pause_facts(page: Page) -> Facts:
 
 def hand_window_facts(page: Page, facts: Facts) -> None:
     page.wait(
-        lambda: page.find("#hand-window .verify").get_attribute("data-verified") != "pending",
+        lambda: page.attr("#hand-window .verify", "data-verified") != "pending",
         "the shuffle check",
     )
-    facts["window_text"] = page.find("#hand-window").text
-    facts["window_content"] = page.find("#hand-window").get_attribute("textContent")
+    facts["window_text"] = page.text("#hand-window")
+    facts["window_content"] = page.attr("#hand-window", "textContent")
     shoot(page, "handresult")
     page.resize(PHONE)
     facts["window_phone"] = page.js(WIDTHS, "#hand-window", "th, td")
@@ -146,7 +146,7 @@ def play_one_hand(page: Page, server: ServerThread) -> Facts:
         if phase == "play":
             facts["play_styles"].append(page.js(CARD_STYLES))
             if not page.all(".trick [data-card]"):
-                facts["lead_notes"].append(page.find(".phase").text)
+                facts["lead_notes"].append(page.text(".phase"))
             if len(facts["play_styles"]) == 3:
                 shoot(page, "play")
                 facts["sizes"] = {}
@@ -183,7 +183,7 @@ def play_one_hand(page: Page, server: ServerThread) -> Facts:
             act(page, rng)
     page.wait(lambda: page.table_data().get("hand") == "2", "the second hand")
     page.wait(lambda: page.exists(".log li"), "the log")
-    facts["log_hand2"] = page.find(".log").get_attribute("textContent")
+    facts["log_hand2"] = page.attr(".log", "textContent")
     facts["log_numbers"] = page.js(
         "const log = document.querySelector('.log').getBoundingClientRect();"
         "return [...document.querySelectorAll('.log li')].map((li) => {"
@@ -195,14 +195,14 @@ def play_one_hand(page: Page, server: ServerThread) -> Facts:
     # a reload keeps the log
     page.driver.refresh()
     page.wait(lambda: page.exists(".log"), "the table after a reload")
-    facts["log_reloaded"] = page.find(".log").get_attribute("textContent")
+    facts["log_reloaded"] = page.attr(".log", "textContent")
     # the bot led the first trick of hand 1: this seat leads the first of hand 2
     while not facts["lead_notes"]:
         phase = wait_turn_or_window(page)
         if phase in ("window", "paused"):
             break
         if phase == "play" and not page.all(".trick [data-card]"):
-            facts["lead_notes"].append(page.find(".phase").text)
+            facts["lead_notes"].append(page.text(".phase"))
             break
         act(page, rng)
     return facts

@@ -50,10 +50,10 @@ def test_the_invitation_says_who_invites_the_rules_and_has_one_button(
         enter(host, server.base, "Alice")
         code = create(host, private=True)
         # before the first hand the table says nothing of a "hand 0"
-        assert "hand 0" not in host.find(".topline").text.lower()
+        assert "hand 0" not in host.text(".topline").lower()
         friend.open(f"{server.base}#t={code}")
-        friend.wait(lambda: "Alice invites you" in friend.find("#landing").text, "the invitation")
-        landing = friend.find("#landing").text
+        friend.wait(lambda: "Alice invites you" in friend.text("#landing"), "the invitation")
+        landing = friend.text("#landing")
         assert code in landing
         assert "First to 300 points wins." in landing  # the rules in plain words
         assert "bid nil" in landing and "bags" in landing
@@ -69,8 +69,8 @@ def test_the_invitation_says_who_invites_the_rules_and_has_one_button(
         friend.driver.switch_to.active_element.send_keys("Bea")
         friend.click("#name-form button")
         friend.wait(lambda: friend.table_data().get("version") is not None, "the table")
-        host.wait(lambda: "Bea" in host.find(".opponent").text, "the friend at the table")
-        assert "Alice" in friend.find(".opponent").text
+        host.wait(lambda: "Bea" in host.text(".opponent"), "the friend at the table")
+        assert "Alice" in friend.text(".opponent")
         assert not friend.errors() and not host.errors()
     finally:
         host.close()

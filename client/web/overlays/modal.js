@@ -48,6 +48,9 @@ export function change(target) {
   return settings.change(target);
 }
 
+// the window's last drawing, as written to #modal
+let drawnModal = "";
+
 export function renderModal() {
   const modal = $("#modal");
   let html = "";
@@ -59,7 +62,10 @@ export function renderModal() {
     if (open) html = OVERLAYS[open].render();
   }
   modal.hidden = !html;
-  if (modal.innerHTML === html) return;
+  // compared with what was written, not with innerHTML (the browser's own serialisation
+  // differs from ours: the window would be drawn again although nothing changed)
+  if (html === drawnModal) return;
+  drawnModal = html;
   // a details panel the reader opened stays open when the window is drawn again
   const opened = [...modal.querySelectorAll("details[open]")].map((d) => d.className);
   modal.innerHTML = html;

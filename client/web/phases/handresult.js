@@ -80,7 +80,9 @@ function fairDetails({ result, check, committed, sent }) {
 export function windowKey(event) {
   if (!state.handWindow || event.key !== "Enter") return false;
   event.preventDefault();
-  if (performance.now() - state.handWindow.opened < KEY_GRACE_MS) return true;
+  // the key's own time, not now: a busy page (the shuffle check) may handle the second
+  // Enter late, and it must still count as the key pressed twice
+  if (event.timeStamp - state.handWindow.opened < KEY_GRACE_MS) return true;
   state.handWindow = null;
   draw();
   return true;

@@ -40,10 +40,14 @@ function renderCentre(view, turn) {
   return phase ? phase.render(view, turn) : "";
 }
 
+// the table's last drawing, as written to #table (null: something else is shown there)
+let drawn = null;
+
 export function renderTable() {
   const { table, view } = state;
   const root = $("#table");
   if (!table || !view) {
+    drawn = null;
     root.innerHTML = `<p class="waiting">${t("Joining table {code}…", { code: escapeHtml(state.code || "") })}</p>`;
     return;
   }
@@ -60,7 +64,7 @@ export function renderTable() {
   });
   const invite = table.private && table.status === "waiting" ? `<span class="invite">${t("Send this link to a friend:")} <input id="invite-link" readonly value="${escapeHtml(link)}" aria-label="${t("invitation link")}"> <button type="button" id="copy-link">${t("Copy")}</button></span>` : "";
   const canAddBot = table.status === "waiting" && me !== null && table.seats.some((s) => s.kind === "empty");
-  root.innerHTML = `
+  const html = `
     <div class="topline">
       <span>${t("Table")} <strong class="code">${escapeHtml(table.code)}</strong> · ${escapeHtml(table.preset ? t(table.preset) : t("custom rules"))}${view.hand_number > 0 ? ` · ${t("hand {number}", { number: view.hand_number })}` : ""}${me === null ? ` · ${t("watching")}` : ""}</span>
       ${invite}
@@ -84,6 +88,11 @@ export function renderTable() {
       <ol class="log" aria-live="polite">${renderLog()}</ol>
       ${renderChat()}
     </aside>`;
+  // the same drawing again changes nothing: keep the elements (the reader's place, focus,
+  // the countdowns tick() wrote, a card's motion not started over)
+  if (html === drawn && root.querySelector(".board")) return;
+  drawn = html;
+  root.innerHTML = html;
   const log = root.querySelector(".log");
   if (log) log.scrollTop = log.scrollHeight; // the newest line in sight
 }
