@@ -40,17 +40,6 @@ def server() -> Iterator[ServerThread]:
         running.close()
 
 
-@pytest.fixture
-def page() -> Iterator[Page]:
-    opened = Page(DESKTOP)
-    try:
-        yield opened
-    finally:
-        errors = opened.errors()
-        opened.close()
-        assert not errors, errors
-
-
 def drop_connections_of(server: ServerThread, player_id: str) -> int:
     """Cut the player's connections without a closing handshake, like a dead network."""
     dropped = 0

@@ -19,15 +19,6 @@ from tests.web.browser import DESKTOP, Page, ServerThread
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    running = ServerThread()
-    try:
-        yield running
-    finally:
-        running.close()
-
-
-@pytest.fixture(scope="module")
 def page(server: ServerThread) -> Iterator[Page]:
     opened = Page(DESKTOP)
     try:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.web.browser import DESKTOP, Page, ServerThread
+from tests.web.browser import Page, ServerThread
 from tests.web.play import act, create, enter, hand_cards, wait_turn_or_window
 
 
@@ -19,17 +19,6 @@ def server() -> Iterator[ServerThread]:
         yield running
     finally:
         running.close()
-
-
-@pytest.fixture
-def page() -> Iterator[Page]:
-    opened = Page(DESKTOP)
-    try:
-        yield opened
-    finally:
-        errors = opened.errors()
-        opened.close()
-        assert not errors, errors
 
 
 def snapshots_seen(page: Page) -> int:

@@ -4,33 +4,10 @@ server's refusals show by code, its own words for a code the page does not know.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from tests.web.browser import DESKTOP, Page, ServerThread
+from tests.web.browser import Page, ServerThread
 from tests.web.play import choose, create, enter
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    running = ServerThread()
-    try:
-        yield running
-    finally:
-        running.close()
-
-
-@pytest.fixture
-def page(server: ServerThread) -> Iterator[Page]:
-    opened = Page(DESKTOP)
-    try:
-        yield opened
-    finally:
-        errors = opened.errors()
-        opened.close()
-        assert errors == []
 
 
 def in_page(page: Page, body: str, *args: Any) -> Any:

@@ -12,7 +12,7 @@ import pytest
 from protocol import messages as m
 from server.admin import run_command
 from tests.server.helpers import Client
-from tests.web.browser import DESKTOP, Page, ServerThread
+from tests.web.browser import Page, ServerThread
 from tests.web.play import create, enter
 
 
@@ -23,17 +23,6 @@ def server() -> Iterator[ServerThread]:
         yield running
     finally:
         running.close()
-
-
-@pytest.fixture
-def page() -> Iterator[Page]:
-    opened = Page(DESKTOP)
-    try:
-        yield opened
-    finally:
-        errors = opened.errors()
-        opened.close()
-        assert not errors, errors
 
 
 def say(page: Page, text: str) -> None:

@@ -4,11 +4,7 @@ and a test's handle on an element stays good). The table and the window alike.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from tests.web.browser import DESKTOP, Page, ServerThread
+from tests.web.browser import Page, ServerThread
 from tests.web.play import create, enter, my_turn
 
 # draw the page once (a card's motion class drops after its first drawing), mark an
@@ -25,26 +21,6 @@ import('/store.js').then((store) => {
         same: document.querySelector(arguments[0]) === marked});
 }, (e) => done('error: ' + e));
 """
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    running = ServerThread()
-    try:
-        yield running
-    finally:
-        running.close()
-
-
-@pytest.fixture
-def page(server: ServerThread) -> Iterator[Page]:
-    opened = Page(DESKTOP)
-    try:
-        yield opened
-    finally:
-        errors = opened.errors()
-        opened.close()
-        assert errors == []
 
 
 def test_the_table_and_its_window_are_not_drawn_again_when_nothing_changed(
