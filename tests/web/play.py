@@ -28,6 +28,24 @@ def enter(page: Page, url: str, name: str, settings: dict[str, Any] | None = Non
     page.click("#name-form button")
 
 
+# the page's clock no longer ends a trick's pause (its timer, endPause, is set for 10
+# minutes; the setting and what it draws stay as they are): each pause then ends by the
+# test's click or key, however slow the machine
+HOLD_PAUSES = """
+if (!window.spadesPausesHeld) {
+  const clock = window.setTimeout.bind(window);
+  window.setTimeout = (callback, ms, ...rest) =>
+    clock(callback, callback && callback.name === 'endPause' ? 600000 : ms, ...rest);
+  window.spadesPausesHeld = true;
+}
+"""
+
+
+def hold_trick_pauses(page: Page) -> None:
+    """Let no trick's pause end by itself in this page (until it is loaded again)."""
+    page.js(HOLD_PAUSES)
+
+
 def choose(page: Page, selector: str, value: str) -> None:
     """Pick ``value`` in a <select> as a person would (the change event fires)."""
     page.js(

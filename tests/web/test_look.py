@@ -15,7 +15,7 @@ from engine import game_record
 from tests.analysis.helpers import CLASSIC, play
 from tests.web.browser import DESKTOP, PHONE, Page, ServerThread
 from tests.web.contrast import low_contrast
-from tests.web.play import act, create, enter, wait_turn_or_window
+from tests.web.play import act, create, enter, hold_trick_pauses, wait_turn_or_window
 from tests.web.test_room import contrast
 
 Facts = dict[str, Any]
@@ -58,6 +58,7 @@ def room() -> Iterator[Facts]:
         )
         facts["faint"] = low_contrast(page)
         page.js("document.querySelector('#faint').remove()")
+        hold_trick_pauses(page)
         create(page, bot="easy", private=False)
         page.find("body").click()  # a person's touch: the page may make sound
         pauses = 0
@@ -91,6 +92,7 @@ def room() -> Iterator[Facts]:
                 both_themes(page, "bidding-four", facts)
                 page.driver.refresh()
                 page.wait(lambda: page.exists(".hand [data-card]"), "the hand after a reload")
+                hold_trick_pauses(page)
                 facts["four_kept"] = page.js(CARD_COLOURS)
                 page.find("body").click()
                 continue
