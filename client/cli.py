@@ -7,13 +7,18 @@ server on a free loopback port, in this process); the subcommands are listed by
     spades [--rules P] [--level L] [--name N] [--ascii] [--lang de|en|el|ja|nl]
     spades play [URL] [--name N] [--create [--rules P] [--private] [--bot L] | --join CODE
                 | --watch CODE]
-    spades replay RECORD [--print]
-    spades analyze RECORD [--seat N] [--level L] [--all]
+    spades replay RECORD [--print] [--lang CODE]
+    spades analyze RECORD [--seat N] [--level L] [--all] [--lang CODE]
     spades serve ...            (the server, see spades serve --help)
     spades bot URL --table CODE (a bot client, client/bot_client.py)
     spades backup PATH [--db STORE]      (a consistent copy of a live server's store)
     spades restore BACKUP [--db STORE]   (put a copy back, the server stopped)
-    spades demo                 (two bots play a game, printed)
+    spades demo [--lang CODE]   (two bots play a game, printed)
+
+Everything the player reads, the help and argparse's own words included, is in the
+language of ``--lang``, else the one the settings window saved
+(:mod:`client.saved_settings`), else the environment's (:func:`client.i18n.choose`);
+the server's commands keep their English help.
 """
 
 from __future__ import annotations
