@@ -30,8 +30,6 @@ import getpass
 import importlib
 import logging
 import os
-import random
-import secrets
 import sys
 from collections.abc import Sequence
 from typing import Any, Literal, cast
@@ -43,8 +41,7 @@ from client.i18n_argparse import LocalizedParser
 from client.model import ClientModel, Intent, Settings
 from client.saved_settings import load_language, save_language
 from client.tokens import load_token, save_token
-from engine import Deal, GameState, RuleSet
-from engine.bot import LEVELS, Bot
+from engine.bot import LEVELS
 
 __all__ = ["DEFAULT_URL", "build_parser", "main"]
 
@@ -252,53 +249,6 @@ def _server_commands(commands: Any) -> None:
         admin_cli.add_admin_arguments(admin)
 
 
-def run_demo(rules_name: str, level: str, seed: int | None) -> int:
-    """Two bots play one game; print each hand's bids, tricks and scores."""
-    rng = random.Random(seed)
-    state = GameState(RuleSet.preset(rules_name))
-    bots = (Bot(level, seed=rng.randrange(2**32)), Bot(level, seed=rng.randrange(2**32)))
-    printed = 0
-    while not state.is_over:
-        seat = state.current_player
-        if seat is None:
-            seed_bytes = rng.randbytes(32) if seed is not None else secrets.token_bytes(32)
-            state.apply(None, Deal(seed_bytes))
-            continue
-        state.apply(seat, bots[seat].choose(state.view_for(seat)))
-        for result in state.hand_results[printed:]:
-            bids = [
-                _("blind nil") if b else (_("nil") if x == 0 else str(x))
-                for x, b in zip(result.bids, result.blind_nil, strict=True)
-            ]
-            line = _(
-                "hand {hand}: bids {bid0} / {bid1}, tricks {tricks0} / {tricks1}, "
-                "points {points0} / {points1}, scores {score0} / {score1}"
-            )
-            print(
-                line.format(
-                    hand=result.hand_number,
-                    bid0=bids[0],
-                    bid1=bids[1],
-                    tricks0=result.tricks[0],
-                    tricks1=result.tricks[1],
-                    points0=f"{result.points[0]:+d}",
-                    points1=f"{result.points[1]:+d}",
-                    score0=result.scores[0],
-                    score1=result.scores[1],
-                )
-            )
-            printed += 1
-        if len(state.hand_results) > 200:
-            print(_("no winner after 200 hands; stopping"))
-            return 1
-    print(
-        _("seat {seat} wins {score} to {other}").format(
-            seat=state.winner, score=state.scores[0], other=state.scores[1]
-        )
-    )
-    return 0
-
-
 def _quiet_logging() -> None:
     """The full-screen client owns the terminal: nothing may write log lines to it."""
     root = logging.getLogger()
@@ -497,6 +447,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = backup_cli.run_backup if command == "backup" else backup_cli.run_restore
         return int(run(args))
     if command == "demo":
+        from client.demo import run_demo
+
         return run_demo(args.rules, args.level, args.seed)
     parser.print_help()
     return 2
