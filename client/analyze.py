@@ -48,7 +48,6 @@ __all__ = [
     "analyze_file",
     "format_analysis",
     "run_analyze",
-    "scores_of",
     "show_analysis",
     "with_progress_bar",
 ]
@@ -197,18 +196,23 @@ def format_analysis(analysis: GameAnalysis, ascii_only: bool = False, every: boo
     the closing notes are wrapped to 80 columns in every language)."""
     seat = analysis.seat
     preset = preset_text(analysis.preset) if analysis.preset else _("custom rules")
-    scores = {"mine": scores_of(analysis)[0], "theirs": scores_of(analysis)[1]}
+    mine, theirs = analysis.scores[seat], analysis.scores[1 - seat]
     if analysis.winner is None:
-        outcome = _("unfinished, {mine} to {theirs}").format(**scores)
+        outcome = _("unfinished, {mine} to {theirs}")
     elif analysis.winner == seat:
-        outcome = _("won {mine} to {theirs}").format(**scores)
+        outcome = _("won {mine} to {theirs}")
     else:
-        outcome = _("lost {mine} to {theirs}").format(**scores)
+        outcome = _("lost {mine} to {theirs}")
     counts = analysis.verdict_counts()
     title = _("Analysis of seat {seat} ({preset}, level {level}): {outcome}")
     accuracy = _("Accuracy {percent}").format(percent=_percent(analysis.accuracy))
     lines = [
-        title.format(seat=seat, preset=preset, level=level_text(analysis.level), outcome=outcome),
+        title.format(
+            seat=seat,
+            preset=preset,
+            level=level_text(analysis.level),
+            outcome=outcome.format(mine=mine, theirs=theirs),
+        ),
         accuracy
         + " · "
         + " · ".join(f"{_verdict(verdict)} {counts[verdict]}" for verdict in Verdict),
@@ -239,11 +243,6 @@ def format_analysis(analysis: GameAnalysis, ascii_only: bool = False, every: boo
     for note in notes:
         lines.extend(wrap(note, 80))
     return "\n".join(lines)
-
-
-def scores_of(analysis: GameAnalysis) -> tuple[int, int]:
-    """The analysed seat's score, then the opponent's."""
-    return analysis.scores[analysis.seat], analysis.scores[1 - analysis.seat]
 
 
 def analyze_file(
