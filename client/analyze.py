@@ -25,8 +25,9 @@ from prompt_toolkit.shortcuts import ProgressBar
 from prompt_toolkit.shortcuts.progress_bar.base import ProgressBarCounter
 from prompt_toolkit.utils import get_cwidth
 
+from client.cardwords import card_text
 from client.draw import wrap
-from client.i18n import N_, _
+from client.i18n import N_, _, language
 from client.rules import level_text, preset_text
 from engine import Bid, BlindNil, Card, Discard, EngineError, Exchange, Keep, Play, PlayerAction
 from engine.analysis import (
@@ -90,7 +91,8 @@ def _verdict(verdict: Verdict) -> str:
 
 
 def _card(card: Card, ascii_only: bool) -> str:
-    return card.pretty(ascii_only)
+    """``card`` in the letters of the language in use (German ``D♠``, ASCII ``DP``)."""
+    return card_text(card, language(), ascii_only)
 
 
 def _action(action: PlayerAction, ascii_only: bool, offered: Card | None = None) -> str:

@@ -27,7 +27,8 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
-from client.i18n import _
+from client.cardwords import card_text
+from client.i18n import _, language
 from client.model import hand_order
 from client.render import STYLE, fragments_text
 from client.rules import preset_text
@@ -104,8 +105,13 @@ def load_pages(record: dict[str, Any]) -> tuple[GameState, list[HandPage]]:
     return final, pages
 
 
+def _card(card: Card, ascii_only: bool) -> str:
+    """``card`` in the letters of the language in use (German ``D♠``, ASCII ``DP``)."""
+    return card_text(card, language(), ascii_only)
+
+
 def _cards(cards: tuple[Card, ...], ascii_only: bool) -> str:
-    return " ".join(card.pretty(ascii_only) for card in hand_order(cards)) or "—"
+    return " ".join(_card(card, ascii_only) for card in hand_order(cards)) or "—"
 
 
 def render_page(
@@ -152,8 +158,8 @@ def render_page(
     rows = []
     for number, (leader, first, second, winner) in enumerate(page.tricks, 1):
         rows.append(
-            f" {number:>2}. s{leader} {first.pretty(ascii_only):>3}  "
-            f"s{1 - leader} {second.pretty(ascii_only):>3} → s{winner}"
+            f" {number:>2}. s{leader} {_card(first, ascii_only):>3}  "
+            f"s{1 - leader} {_card(second, ascii_only):>3} → s{winner}"
         )
     half = (len(rows) + 1) // 2
     for i in range(half):

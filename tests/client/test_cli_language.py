@@ -5,6 +5,7 @@ the next run (--lang, then the saved language, then LANGUAGE/LC_ALL/LANG)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,6 +117,21 @@ def test_replay_and_analyze_print_in_the_language(
     assert cli.main(["--lang", "ja", "analyze", str(path), "--level", "easy"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("席 0 の分析") and "Analysis" not in out
+
+
+def test_replay_and_analyze_write_cards_in_the_languages_letters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = record_file(tmp_path)
+    assert cli.main(["replay", str(path), "--print", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    # German decks: Bube, Dame (B, D) where English has J, Q
+    assert re.search(r"(?<!\w)[BD][♠♥♦♣]", out) and not re.search(r"(?<!\w)[JQ][♠♥♦♣]", out)
+    assert cli.main(["analyze", str(path), "--lang", "nl", "--ascii", "--all"]) == 0
+    out = capsys.readouterr().out
+    # Dutch in ASCII: boer, vrouw, heer (B, V, H) and the suits' initials (k r h s)
+    assert re.search(r"(?<!\w)(10|[2-9BVHA])[KRHS](?!\w)", out)
+    assert not re.search(r"(?<!\w)[JQ][CDHS](?!\w)", out) and "♠" not in out
 
 
 def test_ascii_turns_japanese_and_greek_output_to_english(
