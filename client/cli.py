@@ -98,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--level", default=None, choices=LEVELS, help=_("the bot's level (default: normal)")
     )
-    parser.add_argument("--name", default=None, help=_("your name at the table"))
+    name = _("NAME")
+    parser.add_argument("--name", default=None, metavar=name, help=_("your name at the table"))
     parser.add_argument(
         "--ascii", action="store_true", help=_("letters (CDHS) instead of unicode suit symbols")
     )
@@ -114,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help=_("server address (default: {url})").format(url=DEFAULT_URL),
     )
-    play.add_argument("--name", default=None, help=_("your name at the table"))
+    play.add_argument("--name", default=None, metavar=name, help=_("your name at the table"))
     play.add_argument("--ascii", action="store_true", help=_("letters instead of suit symbols"))
     _language_argument(play)
     table = play.add_mutually_exclusive_group()
@@ -207,7 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--level", default="easy", choices=LEVELS, help=_("the bots' level (default: easy)")
     )
-    demo.add_argument("--seed", type=int, default=None, help=_("make the game reproducible"))
+    demo.add_argument(
+        "--seed", type=int, default=None, metavar=_("SEED"), help=_("make the game reproducible")
+    )
     _language_argument(demo)
     return parser
 

@@ -27,6 +27,9 @@ import sys
 from collections.abc import Iterable
 from typing import Any, Final, NoReturn
 
+from prompt_toolkit.utils import get_cwidth
+
+from client.draw import wrap
 from client.i18n import N_, _
 
 __all__ = ["LocalizedHelpFormatter", "LocalizedParser", "translate_error"]
@@ -39,8 +42,16 @@ _HEADINGS: Final = {
 
 
 class LocalizedHelpFormatter(argparse.HelpFormatter):
-    """argparse's help layout, with its "usage:" and its section titles translated
-    (widths measured by argparse: the texts are short)."""
+    """argparse's help layout, with its "usage:" and its section titles translated, and
+    the help texts wrapped by terminal columns (a Japanese letter takes two: argparse's
+    own wrapping counts letters). The option column is measured by argparse in letters,
+    so the catalogues keep metavars in single-width letters."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(" ".join(text.split()), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap(" ".join(text.split()), width))
 
     def add_usage(
         self,
@@ -51,6 +62,29 @@ class LocalizedHelpFormatter(argparse.HelpFormatter):
     ) -> None:
         # a subcommand's prog is built with prefix "" : only argparse's default is ours
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+    def _format_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None,
+    ) -> str:
+        # argparse indents the usage's next lines by the prefix's letters: "使い方: " is
+        # five letters but eight columns, so those lines get the three columns more, and
+        # the whole is laid out three columns narrower to stay inside the terminal
+        extra = get_cwidth(prefix or "") - len(prefix or "")
+        if extra <= 0:
+            return super()._format_usage(usage, actions, groups, prefix)
+        self._width -= extra
+        try:
+            text = super()._format_usage(usage, actions, groups, prefix)
+        finally:
+            self._width += extra
+        first, *rest = text.split("\n")
+        return "\n".join(
+            [first, *((" " * extra + line) if line.strip() else line for line in rest)]
+        )
 
     def start_section(self, heading: str | None) -> None:
         known = _HEADINGS.get(heading or "")

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from prompt_toolkit.utils import get_cwidth
 
 from client import cli
 from client.i18n import LANGUAGES, _, install, language
@@ -65,6 +66,26 @@ def test_every_subcommand_help_is_written_in_every_language(
         text = help_text(["--lang", code, command], capsys)
         assert text.startswith(f"{_('usage: ')}spades {command}")
     assert language() == code
+
+
+@pytest.mark.parametrize("command", ["", "play", "replay", "analyze", "demo"])
+def test_japanese_help_fits_the_terminal_and_lines_up(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # argparse lays its help out for the terminal's width
+    text = help_text(["--lang", "ja", *([command] if command else [])], capsys)
+    lines = text.splitlines()
+    assert all(get_cwidth(line) <= 80 for line in lines), [
+        line for line in lines if get_cwidth(line) > 80
+    ]
+    # the usage's next lines start under the first argument, by columns ("使い方: " is 8)
+    usage = lines[: lines.index("")]
+    head = f"使い方: spades {command} ".replace("  ", " ")
+    assert usage[0].startswith(head) and len(usage) > 1
+    indents = {len(line) - len(line.lstrip()) for line in usage[1:]}
+    assert indents == {get_cwidth(head)}
+    wide = [line for line in lines if any(get_cwidth(char) == 2 for char in line)]
+    assert wide  # the help is Japanese
 
 
 def test_the_server_commands_keep_their_english_help(capsys: pytest.CaptureFixture[str]) -> None:
