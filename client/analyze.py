@@ -23,7 +23,12 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import ProgressBar
 from prompt_toolkit.shortcuts.progress_bar.base import ProgressBarCounter
+from prompt_toolkit.utils import get_cwidth
 
+from client.cardwords import card_text
+from client.draw import wrap
+from client.i18n import N_, _, language
+from client.rules import level_text, preset_text
 from engine import Bid, BlindNil, Card, Discard, EngineError, Exchange, Keep, Play, PlayerAction
 from engine.analysis import (
     ACCURACY_SCALE,
@@ -39,6 +44,8 @@ from engine.analysis import (
 )
 
 __all__ = [
+    "KIND_WORDS",
+    "VERDICT_WORDS",
     "analyze_file",
     "format_analysis",
     "run_analyze",
@@ -53,51 +60,85 @@ _MARKS = {
     Verdict.BLUNDER: "??",
     Verdict.FORCED: "",
 }
+# the verdicts and the kinds of decision in words (the engine's values are codes)
+VERDICT_WORDS: dict[Verdict, str] = {
+    Verdict.GOOD: N_("good"),
+    Verdict.INACCURACY: N_("inaccuracy"),
+    Verdict.MISTAKE: N_("mistake"),
+    Verdict.BLUNDER: N_("blunder"),
+    Verdict.FORCED: N_("forced"),
+}
+KIND_WORDS: dict[DecisionKind, str] = {
+    DecisionKind.BLIND_NIL: N_("blind nil"),
+    DecisionKind.DRAFT: N_("draft"),
+    DecisionKind.EXCHANGE: N_("exchange"),
+    DecisionKind.BID: N_("bid"),
+    DecisionKind.PLAY: N_("play"),
+}
+
+
+def _left(text: str, width: int) -> str:
+    """``text`` then spaces to ``width`` terminal columns (Japanese letters take two)."""
+    return text + " " * max(0, width - get_cwidth(text))
+
+
+def _right(text: str, width: int) -> str:
+    return " " * max(0, width - get_cwidth(text)) + text
+
+
+def _verdict(verdict: Verdict) -> str:
+    return _(VERDICT_WORDS[verdict])
 
 
 def _card(card: Card, ascii_only: bool) -> str:
-    return card.pretty(ascii_only)
+    """``card`` in the letters of the language in use (German ``D♠``, ASCII ``DP``)."""
+    return card_text(card, language(), ascii_only)
 
 
 def _action(action: PlayerAction, ascii_only: bool, offered: Card | None = None) -> str:
     if isinstance(action, Play):
         return _card(action.card, ascii_only)
     if isinstance(action, Bid):
-        return "bid nil" if action.tricks == 0 else f"bid {action.tricks}"
+        return _("bid nil") if action.tricks == 0 else _("bid {n}").format(n=action.tricks)
     if isinstance(action, Keep | Discard):
-        word = "keep" if isinstance(action, Keep) else "discard"
-        return word if offered is None else f"{word} {_card(offered, ascii_only)}"
+        if offered is None:
+            return _("keep") if isinstance(action, Keep) else _("discard")
+        words = _("keep {card}") if isinstance(action, Keep) else _("discard {card}")
+        return words.format(card=_card(offered, ascii_only))
     if isinstance(action, Exchange):
         given = " ".join(_card(card, ascii_only) for card in action.cards)
-        return f"give {given}" if given else "give nothing"
+        return _("give {cards}").format(cards=given) if given else _("give nothing")
     assert isinstance(action, BlindNil)
-    return "blind nil" if action.declare else "no blind nil"
+    return _("blind nil") if action.declare else _("no blind nil")
 
 
 def _where(decision: DecisionAnalysis) -> str:
     if decision.trick:
-        return f"trick {decision.trick}"
+        return _("trick {n}").format(n=decision.trick)
     if decision.kind is DecisionKind.BID:
         return ""  # the action says "bid 4"
-    return decision.kind.value.replace("_", " ")
+    return _(KIND_WORDS[decision.kind])
 
 
 def _decision_line(decision: DecisionAnalysis, ascii_only: bool, with_hand: bool) -> str:
     """One line: where, what was done, points lost, the best choice, verdict, hindsight."""
     made = _action(decision.action, ascii_only, decision.offered)
     where = _where(decision)
-    place = ", ".join(
-        part for part in (f"hand {decision.hand_number}" if with_hand else "", where) if part
-    )
-    line = f"{place:>17} {made + _MARKS[decision.verdict]:<14}"
+    hand = _("hand {n}").format(n=decision.hand_number) if with_hand else ""
+    place = ", ".join(part for part in (hand, where) if part)
+    line = f"{_right(place, 17)} {_left(made + _MARKS[decision.verdict], 14)}"
     knew = decision.knew
     if knew is None:
-        return line + "      forced"
+        return line + "      " + _verdict(Verdict.FORCED)
+    best_word = _("best")
     if knew.loss < 0.05:
-        line += f" {'':>6}  best{'':9} {decision.verdict.value:<10}"
+        line += f" {'':>6}  {_left(best_word, 13)} {_left(_verdict(decision.verdict), 10)}"
     else:
         best = _action(knew.best_action, ascii_only)
-        line += f" {-knew.loss:+6.1f}  best {best:<8} {decision.verdict.value:<10}"
+        line += (
+            f" {-knew.loss:+6.1f}  {best_word} {_left(best, 8)} "
+            f"{_left(_verdict(decision.verdict), 10)}"
+        )
     hindsight = decision.hindsight
     if hindsight is not None and isinstance(decision.action, Play):
         line += f" DD {hindsight.made_tricks}"
@@ -113,27 +154,35 @@ def _percent(value: float | None) -> str:
 
 def _bid_text(hand: HandAnalysis) -> str:
     if hand.blind_nil:
-        return "blind nil"
+        return _("blind nil")
     if hand.bid is None:
-        return "no bid"
-    return "nil" if hand.bid == 0 else f"bid {hand.bid}"
+        return _("no bid")
+    return _("nil") if hand.bid == 0 else _("bid {n}").format(n=hand.bid)
 
 
 def _hand_lines(hand: HandAnalysis, ascii_only: bool, every: bool) -> list[str]:
     took = "-" if hand.tricks is None else str(hand.tricks)
-    points = (
-        "" if hand.points is None else f" ({hand.points:+d}, opponent {hand.opponent_points:+d})"
+    head = _("Hand {hand}: {bid}, took {took}").format(
+        hand=hand.hand_number, bid=_bid_text(hand), took=took
     )
-    lines = [f"Hand {hand.hand_number}: {_bid_text(hand)}, took {took}{points}"]
+    if hand.points is not None:
+        head += " " + _("({points}, opponent {opponent})").format(
+            points=f"{hand.points:+d}", opponent=f"{hand.opponent_points:+d}"
+        )
+    lines = [head]
     facts = []
     if hand.expected_tricks is not None:
-        facts.append(f"tricks expected {hand.expected_tricks:.1f}")
+        facts.append(_("tricks expected {n}").format(n=f"{hand.expected_tricks:.1f}"))
     if hand.dd_tricks is not None:
-        facts.append(f"cards shown {hand.dd_tricks}")
+        facts.append(_("cards shown {n}").format(n=hand.dd_tricks))
     luck = hand.luck
     if luck is not None and hand.average_dd_tricks is not None:
-        facts.append(f"luck {luck:+.1f} (average {hand.average_dd_tricks:.1f})")
-    facts.append(f"accuracy {_percent(hand.accuracy)}")
+        facts.append(
+            _("luck {luck} (average {average})").format(
+                luck=f"{luck:+.1f}", average=f"{hand.average_dd_tricks:.1f}"
+            )
+        )
+    facts.append(_("accuracy {percent}").format(percent=_percent(hand.accuracy)))
     lines.append("  " + " · ".join(facts))
     shown = [
         d
@@ -145,39 +194,56 @@ def _hand_lines(hand: HandAnalysis, ascii_only: bool, every: bool) -> list[str]:
 
 
 def format_analysis(analysis: GameAnalysis, ascii_only: bool = False, every: bool = False) -> str:
-    """The report as text (at most 80 columns a line); ``every`` lists every decision."""
+    """The report as text, in the language in use (at most 80 columns a line in English;
+    the closing notes are wrapped to 80 columns in every language)."""
     seat = analysis.seat
-    preset = analysis.preset or "custom rules"
-    scores = analysis.scores
+    preset = preset_text(analysis.preset) if analysis.preset else _("custom rules")
+    mine, theirs = analysis.scores[seat], analysis.scores[1 - seat]
     if analysis.winner is None:
-        outcome = f"unfinished, {scores[seat]} to {scores[1 - seat]}"
+        outcome = _("unfinished, {mine} to {theirs}")
     elif analysis.winner == seat:
-        outcome = f"won {scores[seat]} to {scores[1 - seat]}"
+        outcome = _("won {mine} to {theirs}")
     else:
-        outcome = f"lost {scores[seat]} to {scores[1 - seat]}"
+        outcome = _("lost {mine} to {theirs}")
     counts = analysis.verdict_counts()
+    title = _("Analysis of seat {seat} ({preset}, level {level}): {outcome}")
+    accuracy = _("Accuracy {percent}").format(percent=_percent(analysis.accuracy))
     lines = [
-        f"Analysis of seat {seat} ({preset}, level {analysis.level}): {outcome}",
-        f"Accuracy {_percent(analysis.accuracy)} · "
-        + " · ".join(f"{verdict.value} {counts[verdict]}" for verdict in Verdict),
+        title.format(
+            seat=seat,
+            preset=preset,
+            level=level_text(analysis.level),
+            outcome=outcome.format(mine=mine, theirs=theirs),
+        ),
+        accuracy
+        + " · "
+        + " · ".join(f"{_verdict(verdict)} {counts[verdict]}" for verdict in Verdict),
         "",
-        "Costliest decisions (expected points lost with what you knew):",
+        _("Costliest decisions (expected points lost with what you knew):"),
     ]
     lines.extend(_decision_line(d, ascii_only, True) for d in analysis.costliest)
     if not analysis.costliest:
-        lines.append("  none: every decision was the best one found")
+        lines.append("  " + _("none: every decision was the best one found"))
     for hand in analysis.hands:
         lines.append("")
         lines.extend(_hand_lines(hand, ascii_only, every))
-    thresholds = ", ".join(f"{verdict.value} {limit:g}" for verdict, limit in VERDICT_THRESHOLDS)
-    lines += [
-        "",
-        "Points are the hand's margin (yours minus the opponent's). Verdicts by expected",
-        f"points lost: {thresholds}; accuracy 100·exp(-loss/{ACCURACY_SCALE:g}).",
-        "DD: your tricks with all cards shown (double dummy) after the card played, and",
-        "the better card's when there was one. Luck: the hand's double-dummy tricks",
-        "against the average drafted hand's.",
+    thresholds = ", ".join(
+        f"{_verdict(verdict)} {limit:g}" for verdict, limit in VERDICT_THRESHOLDS
+    )
+    notes = [
+        _(
+            "Points are the hand's margin (yours minus the opponent's). Verdicts by expected "
+            "points lost: {thresholds}; accuracy 100·exp(-loss/{scale})."
+        ).format(thresholds=thresholds, scale=f"{ACCURACY_SCALE:g}"),
+        _(
+            "DD: your tricks with all cards shown (double dummy) after the card played, and "
+            "the better card's when there was one. Luck: the hand's double-dummy tricks "
+            "against the average drafted hand's."
+        ),
     ]
+    lines.append("")
+    for note in notes:
+        lines.extend(wrap(note, 80))
     return "\n".join(lines)
 
 
@@ -191,7 +257,7 @@ def analyze_file(
     """
     record: Any = json.loads(Path(path).read_text(encoding="utf-8"))
     if not isinstance(record, dict):
-        raise ValueError("a record is a JSON object")
+        raise ValueError(_("a record is a JSON object"))
     return analyze_record(record, seat, level, progress)
 
 
@@ -204,8 +270,8 @@ def with_progress_bar(
     the terminal; without a terminal, no bar: ``work(None)``)."""
     if output is None and not (sys.stdout.isatty() and sys.stdin.isatty()):
         return work(None)
-    with ProgressBar(title="Analysing the game", output=output, input=input) as bar:
-        counter: ProgressBarCounter[int] = bar(label="decisions", total=1)
+    with ProgressBar(title=_("Analysing the game"), output=output, input=input) as bar:
+        counter: ProgressBarCounter[int] = bar(label=_("decisions"), total=1)
 
         def progress(done: int, total: int) -> None:
             counter.total = total
@@ -239,10 +305,10 @@ def show_analysis(
 
     try:
         if seat is None:
-            reply = answer("Analyse which seat, 0 or 1? [0] ").strip() or "0"
+            reply = answer(_("Analyse which seat, 0 or 1? [0] ")).strip() or "0"
             if reply not in ("0", "1"):
-                print(f"There is no seat {reply}.")
-                answer("Press Enter to go back. ")
+                print(_("There is no seat {seat}.").format(seat=reply))
+                answer(_("Press Enter to go back. "))
                 return
             seat = int(reply)
         chosen = seat
@@ -251,8 +317,8 @@ def show_analysis(
         )
         print(format_analysis(analysis, ascii_only))
     except EngineError as error:
-        print(f"The game cannot be analysed: {error}")
-    answer("Press Enter to go back. ")
+        print(_("The game cannot be analysed: {error}").format(error=error))
+    answer(_("Press Enter to go back. "))
 
 
 def run_analyze(

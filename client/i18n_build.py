@@ -42,7 +42,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from client.i18n import DOMAIN, LANGUAGE_NAMES, LANGUAGES, LOCALE_DIR
-from client.rules import FIELD_LABELS, LEVEL_WORDS, PRESET_WORDS, STATUS_WORDS
+from client.rules import FIELD_LABELS, LEVEL_WORDS, PRESET_SUMMARIES, PRESET_WORDS, STATUS_WORDS
 
 __all__ = [
     "JSON_DIR",
@@ -113,14 +113,15 @@ def template() -> Catalog:
 
 def _page_ids(source: Catalog) -> set[str]:
     """The msgids the page can ask for: its own ``t``/``nt`` calls, and the words of
-    ``rules.json`` and the server's values that it passes to ``t`` (labels, presets,
-    levels, table states), which the terminal's tables mark."""
+    ``rules.json`` and the server's values that it passes to ``t`` (labels, presets and
+    their summaries, levels, table states), which the terminal's tables mark."""
     ids = {
         _key(message)
         for message in source
         if message.id and any(path.startswith("client/web/") for path, _line in message.locations)
     }
     words = [*FIELD_LABELS.values(), *PRESET_WORDS.values(), *LEVEL_WORDS.values()]
+    words += PRESET_SUMMARIES.values()
     words += [*STATUS_WORDS.values(), "the first drafter", "the second drafter", "none"]
     return ids | set(words)
 

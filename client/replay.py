@@ -27,9 +27,11 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
-from client.i18n import _
+from client.cardwords import card_text
+from client.i18n import _, language
 from client.model import hand_order
 from client.render import STYLE, fragments_text
+from client.rules import preset_text
 from client.text import safe_text, to_ascii
 from engine import (
     Card,
@@ -103,8 +105,13 @@ def load_pages(record: dict[str, Any]) -> tuple[GameState, list[HandPage]]:
     return final, pages
 
 
+def _card(card: Card, ascii_only: bool) -> str:
+    """``card`` in the letters of the language in use (German ``D♠``, ASCII ``DP``)."""
+    return card_text(card, language(), ascii_only)
+
+
 def _cards(cards: tuple[Card, ...], ascii_only: bool) -> str:
-    return " ".join(card.pretty(ascii_only) for card in hand_order(cards)) or "—"
+    return " ".join(_card(card, ascii_only) for card in hand_order(cards)) or "—"
 
 
 def render_page(
@@ -123,27 +130,36 @@ def render_page(
     def line(text: str, style: str = "") -> None:
         out.append((style, text + "\n"))
 
-    line(
-        f" Replay · hand {page.number} of {len(pages)} · rules: "
-        f"{state.rules.preset_name() or 'custom'} · first drafter: seat {page.first_drafter}",
-        "class:title",
+    heading = _(
+        " Replay · hand {hand} of {hands} · rules: {rules} · first drafter: seat {seat}"
+    ).format(
+        hand=page.number,
+        hands=len(pages),
+        rules=preset_text(state.rules.preset_name() or "") or _("custom"),
+        seat=page.first_drafter,
     )
+    line(heading, "class:title")
     line("")
     for seat in (0, 1):
-        blind = " · BLIND NIL" if page.blind[seat] else ""
+        parts = [
+            _("Seat {seat}: kept {kept}, discarded {discarded}").format(
+                seat=seat, kept=page.kept[seat], discarded=page.discarded[seat]
+            )
+        ]
+        if page.blind[seat]:
+            parts.append(_("BLIND NIL"))
         exch = page.exchanged[seat]
-        extra = f" · exchanged {exch}" if exch else ""
-        line(
-            f" Seat {seat}: kept {page.kept[seat]}, discarded {page.discarded[seat]}{blind}{extra}"
-        )
-        line(f"   hand at play: {_cards(page.hands[seat], ascii_only)}")
+        if exch:
+            parts.append(_("exchanged {n}").format(n=exch))
+        line(" " + " · ".join(parts))
+        line("   " + _("hand at play: {cards}").format(cards=_cards(page.hands[seat], ascii_only)))
     line("")
-    line(" Tricks (leader's card first):", "class:head")
+    line(" " + _("Tricks (leader's card first):"), "class:head")
     rows = []
     for number, (leader, first, second, winner) in enumerate(page.tricks, 1):
         rows.append(
-            f" {number:>2}. s{leader} {first.pretty(ascii_only):>3}  "
-            f"s{1 - leader} {second.pretty(ascii_only):>3} → s{winner}"
+            f" {number:>2}. s{leader} {_card(first, ascii_only):>3}  "
+            f"s{1 - leader} {_card(second, ascii_only):>3} → s{winner}"
         )
     half = (len(rows) + 1) // 2
     for i in range(half):
@@ -154,16 +170,27 @@ def render_page(
     if result is not None:
         for seat in (0, 1):
             bid = result.bids[seat]
-            bid_text = "blind nil" if result.blind_nil[seat] else ("nil" if bid == 0 else str(bid))
-            penalty = (
-                f", bag penalty x{result.bag_penalties[seat]}" if result.bag_penalties[seat] else ""
+            bid_text = (
+                _("blind nil") if result.blind_nil[seat] else (_("nil") if bid == 0 else str(bid))
             )
-            line(
-                f" Seat {seat}: bid {bid_text}, took {result.tricks[seat]}, "
-                f"{result.points[seat]:+d} points{penalty} → {result.scores[seat]} "
-                f"(bags {result.bags[seat]})",
-                "class:head",
+            score = _(
+                "Seat {seat}: bid {bid}, took {tricks}, {points} points → {score} (bags {bags})"
             )
+            if result.bag_penalties[seat]:
+                score = _(
+                    "Seat {seat}: bid {bid}, took {tricks}, {points} points, bag penalty "
+                    "x{penalties} → {score} (bags {bags})"
+                )
+            words = score.format(
+                seat=seat,
+                bid=bid_text,
+                tricks=result.tricks[seat],
+                points=f"{result.points[seat]:+d}",
+                penalties=result.bag_penalties[seat],
+                score=result.scores[seat],
+                bags=result.bags[seat],
+            )
+            line(" " + words, "class:head")
         mark = ("OK" if ascii_only else "✓") if page.verified else ("FAILED" if ascii_only else "✗")
         words = (
             _(
@@ -175,20 +202,21 @@ def render_page(
         )
         line(words.format(mark=mark), "class:good" if page.verified else "class:bad")
     else:
-        line(" (this hand did not finish)")
+        line(" " + _("(this hand did not finish)"))
     if index == len(pages) - 1 and state.is_over:
         champion = state.winner
         if champion is None:
-            line(" Game over.", "class:turn")
+            line(" " + _("Game over."), "class:turn")
         else:  # the winner's score first
-            line(
-                f" Game over: seat {champion} wins {state.scores[champion]} to "
-                f"{state.scores[1 - champion]}.",
-                "class:turn",
+            over = _("Game over: seat {seat} wins {score} to {other}.").format(
+                seat=champion,
+                score=state.scores[champion],
+                other=state.scores[1 - champion],
             )
+            line(" " + over, "class:turn")
     if key_hints:
-        status = " ←/→ previous/next hand · Home/End first/last · a analysis · q quit"
-        out.append(("class:status", status))
+        status = _("←/→ previous/next hand · Home/End first/last · a analysis · q quit")
+        out.append(("class:status", " " + status))
     return out
 
 
@@ -206,10 +234,11 @@ def run_replay(
         state, pages = load_pages(record)
     except (OSError, ValueError, RecordError, KeyError, TypeError) as error:
         # the file and its error may carry anything: never print them raw
-        print(safe_text(f"spades replay: cannot replay {path}: {error}"))
+        words = _("spades replay: cannot replay {path}: {error}")
+        print(safe_text(words.format(path=path, error=error)))
         return 1
     if not pages:
-        print(safe_text(f"spades replay: {path} holds no hand"))
+        print(safe_text(_("spades replay: {path} holds no hand").format(path=path)))
         return 1
     if print_only:
         try:

@@ -15,10 +15,13 @@ from engine import RuleSet
 __all__ = [
     "FIELD_LABELS",
     "LEVEL_WORDS",
+    "PRESET_SUMMARIES",
     "PRESET_WORDS",
     "STATUS_WORDS",
     "describe_rules",
     "field_value_text",
+    "level_text",
+    "preset_summary",
     "preset_text",
     "rules_document",
     "status_text",
@@ -39,6 +42,26 @@ STATUS_WORDS: dict[str, str] = {
 def preset_text(preset: str) -> str:
     """A preset's name in the language in use (an unknown one as it is)."""
     return _(PRESET_WORDS[preset]) if preset in PRESET_WORDS else preset
+
+
+def level_text(level: str) -> str:
+    """A bot level (``easy``, ``normal``, ``hard``) in the language in use."""
+    return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
+
+
+# each preset's few words for a menu, by its code: client/web/rules.json carries the
+# English (python3 -m client.webrules writes it from here), both clients show it
+# translated; a test holds each to its preset's rules
+PRESET_SUMMARIES: dict[str, str] = {
+    "classic": N_("to 300"),
+    "five-hundred": N_("to 500, blind nil"),
+}
+
+
+def preset_summary(preset: str, english: str = "") -> str:
+    """Preset ``preset``'s few words (``to 300``) in the language in use; for a preset
+    this client does not know, ``english`` (the words the server or rules.json gave)."""
+    return _(PRESET_SUMMARIES[preset]) if preset in PRESET_SUMMARIES else english
 
 
 def status_text(status: str) -> str:
@@ -101,8 +124,16 @@ def describe_rules(rules: RuleSet) -> list[str]:
             " card of the stock and keeps it (the next card goes to the pile, unseen) or"
             " discards it and takes the next card. 13 turns each: 13 cards each."
         )
+    if not preset:
+        named = _("Custom rules.")
+    elif preset in PRESET_SUMMARIES:
+        named = _("Preset: {preset} ({summary}).").format(
+            preset=preset_text(preset), summary=preset_summary(preset)
+        )
+    else:
+        named = _("Preset: {preset}.").format(preset=preset_text(preset))
     out = [
-        _("Preset: {preset}.").format(preset=preset_text(preset)) if preset else _("Custom rules."),
+        named,
         draft,
     ]
     if rules.blind_nil:

@@ -23,11 +23,11 @@ import sys
 from pathlib import Path
 from typing import Any, Final, get_args
 
-from client.rules import FIELD_LABELS, field_value_text
+from client.rules import FIELD_LABELS, PRESET_SUMMARIES, field_value_text
 from engine import PRESETS, RuleSet
 from engine.rules import FirstBidder
 
-__all__ = ["RULES_PATH", "main", "rules_document", "rules_table"]
+__all__ = ["RULES_PATH", "main", "rules_document", "rules_table", "summary_of"]
 
 RULES_PATH: Final = Path(__file__).parent / "web" / "rules.json"
 REGENERATE: Final = "client/web/rules.json is out of date: run `python3 -m client.webrules`"
@@ -50,18 +50,28 @@ def _field(field: dataclasses.Field[Any]) -> dict[str, Any]:
     return entry
 
 
-def _summary(rules: RuleSet) -> str:
+def summary_of(rules: RuleSet) -> str:
+    """A rule set's few words in English, from its rules (``to 500, blind nil``)."""
     extras = ", blind nil" if rules.blind_nil else ""
     return f"to {rules.target_score}{extras}"
 
 
+def _summary(name: str, rules: RuleSet) -> str:
+    # the catalogue's English for a preset it knows (the page translates that msgid,
+    # client/web/screens/create.js); tests/client/test_preset_summaries.py holds it to
+    # summary_of(rules)
+    return PRESET_SUMMARIES.get(name, summary_of(rules))
+
+
 def rules_table() -> dict[str, Any]:
     """The document as a dict: ``presets`` (name -> every field's value), ``summaries``
-    (name -> a few words for the preset menu) and ``fields`` (the form, in order)."""
+    (name -> a few words for the preset menu) and ``fields`` (the form, in order). The
+    summaries are English: the page shows each through its catalogue (an unknown
+    preset's as it is)."""
     return {
         "generated_by": "python3 -m client.webrules",
         "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
-        "summaries": {name: _summary(rules) for name, rules in PRESETS.items()},
+        "summaries": {name: _summary(name, rules) for name, rules in PRESETS.items()},
         "fields": [_field(field) for field in dataclasses.fields(RuleSet)],
     }
 

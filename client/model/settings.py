@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from client.i18n import LANGUAGES, N_, install
 
@@ -18,13 +19,16 @@ ASCII_LANGUAGES = ("en", "de", "nl")
 class Settings:
     """The player's settings; :meth:`change` is the one way the settings window alters
     them. :meth:`apply_language` installs the language they call for (call it once they
-    are made; :meth:`change` calls it again)."""
+    are made; :meth:`change` calls it again). ``on_language`` (the ``spades`` command sets
+    it to :func:`client.saved_settings.save_language`) hears each language the player
+    chooses in the window, so that the next run starts in it."""
 
     auto_play_one: bool = True
     ascii_cards: bool = False
     confirm_before_play: bool = True
     trick_pause: float = 1.0  # seconds a finished trick stays on the table (0: none)
     language: str = "en"  # one of client.i18n.LANGUAGES
+    on_language: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
 
     ITEMS: tuple[tuple[str, str], ...] = (
         ("auto_play_one", N_("Auto Play One (play a forced card by itself)")),
@@ -47,6 +51,8 @@ class Settings:
             at = LANGUAGES.index(self.language) if self.language in LANGUAGES else 0
             self.language = LANGUAGES[(at + direction) % len(LANGUAGES)]
             self.apply_language()
+            if self.on_language is not None:
+                self.on_language(self.language)
             return
         setattr(self, name, not getattr(self, name))
         if name == "ascii_cards":

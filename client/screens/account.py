@@ -10,7 +10,21 @@ from client.model.core import Model, Overlay
 from client.rules import preset_text
 from protocol import messages as m
 
-__all__ = ["keys", "lines", "lobby_lines", "open_window", "rated_lines", "rated_wanted", "title"]
+__all__ = [
+    "FORM_LABEL_COLUMNS",
+    "keys",
+    "lines",
+    "lobby_lines",
+    "open_window",
+    "rated_lines",
+    "rated_wanted",
+    "title",
+]
+
+# the create-table window's label column (client/screens/create.py pads its labels to
+# it): the rated line's label is padded alike, in terminal columns (client.draw.pad
+# measures with prompt_toolkit's get_cwidth), so that its value stands under theirs
+FORM_LABEL_COLUMNS = 44
 
 
 def rated_wanted(model: Model) -> bool:
@@ -23,7 +37,7 @@ def rated_lines(model: Model) -> list[Line]:
     if model.account.signed_in is None:
         return []
     text = _("rated (R changes)") if model.account.rated else _("casual (R changes)")
-    return [[("", f" {pad(_('Game'), 33)} {text}")]]
+    return [[("", f" {pad(_('Game'), FORM_LABEL_COLUMNS)} {text}")]]
 
 
 def lobby_lines(model: Model) -> list[Line]:

@@ -11,6 +11,9 @@ export const LANGUAGES = ["en", "de", "ja", "nl", "el"];
 // each language's name in itself: the menu shows these, never translated
 export const LANGUAGE_NAMES = { en: "English", de: "Deutsch", ja: "日本語", nl: "Nederlands", el: "Ελληνικά" };
 export const LANGUAGE_KEY = "spades2.language";
+// the event the document hears once loadLanguage() has put a new catalogue in use: words
+// drawn once (the create form's preset menu) are drawn again in the new language
+export const LANGUAGE_EVENT = "spades:language";
 
 let catalogue = {};
 let current = "en";
@@ -125,7 +128,10 @@ export async function loadLanguage(code) {
     }
   }
   useCatalogue(LANGUAGES.includes(code) ? code : "en", entries, forms);
-  if (globalThis.document) globalThis.document.documentElement.lang = current;
+  if (globalThis.document) {
+    globalThis.document.documentElement.lang = current;
+    globalThis.document.dispatchEvent(new Event(LANGUAGE_EVENT));
+  }
   return current;
 }
 

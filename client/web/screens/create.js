@@ -6,7 +6,7 @@
 //   await loadRules();   // fetch rules.json, build the form, show it
 
 import { ratedWanted } from "./account.js";
-import { t } from "../i18n.js";
+import { LANGUAGE_EVENT, t } from "../i18n.js";
 import { $, escapeHtml, state } from "../store.js";
 
 function control(field) {
@@ -21,9 +21,14 @@ function control(field) {
   return `<label>${label}${blank} <input type="number" id="${id}" data-rule="${field.name}" step="1"></label>`;
 }
 
+// a preset in the menu: its name and its few words in the language in use. rules.json's
+// summary of a preset the client knows is the catalogue's msgid for it (client/rules.py
+// PRESET_SUMMARIES, by preset code); another preset's summary shows as the file has it
+const presetLabel = (name, rules) => `${t(name)} (${t(rules.summaries[name])})`;
+
 function buildForm(rules) {
   $("#preset").innerHTML = Object.keys(rules.presets)
-    .map((name) => `<option value="${escapeHtml(name)}">${escapeHtml(t(name))} (${escapeHtml(rules.summaries[name])})</option>`)
+    .map((name) => `<option value="${escapeHtml(name)}">${escapeHtml(presetLabel(name, rules))}</option>`)
     .join("");
   $("#rule-fields").innerHTML = rules.fields.map(control).join("");
   fillPreset();
@@ -38,6 +43,12 @@ export function fillPreset() {
     else element.value = value === null ? "" : String(value);
   }
 }
+
+// the menu's language changed: the presets' words follow (the chosen preset stays chosen)
+globalThis.document?.addEventListener(LANGUAGE_EVENT, () => {
+  if (!state.rules) return;
+  for (const option of $("#preset").options) option.textContent = presetLabel(option.value, state.rules);
+});
 
 /** Fetch rules.json, build the form and show it (it stays hidden until then). */
 export async function loadRules() {
