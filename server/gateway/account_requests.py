@@ -64,7 +64,7 @@ class AccountRequests:
         self.passwords = Passwords()
         self.accounts = Accounts(store, names)
         self.rater = Rater(store, self.accounts.last_address)
-        self.ratings = StoredRatings(store)
+        self.ratings = StoredRatings(store, wall_clock)
 
     def handlers(self) -> dict[type, Callable[[Session, Player, Any], None]]:
         return {
@@ -229,10 +229,10 @@ class AccountRequests:
         account = self.store.accounts.account_by_skeleton(key) if key else None
         if account is None:
             raise RequestError("unknown_account", f"no account is named {message.name!r}")
-        session.send(profile_message(self.store, account, message.id))
+        session.send(profile_message(self.store, account, message.id, self.wall_clock()))
 
     def get_leaderboard(self, session: Session, player: Player, message: m.GetLeaderboard) -> None:
-        session.send(leaderboard_message(self.store, message.preset, message.id))
+        session.send(leaderboard_message(self.store, message.preset, message.id, self.wall_clock()))
 
     # ---- helpers -----------------------------------------------------------------------
 
@@ -247,7 +247,7 @@ class AccountRequests:
             player_id=player_id,
             name=name,
             token=token,
-            ratings=rating_lines(self.store, player_id),
+            ratings=rating_lines(self.store, player_id, now=self.wall_clock()),
             id=req_id,
         )
 
