@@ -201,7 +201,9 @@ class RedisSeekPool:
         if lapsed and self._mine:
             log.warning("the seek pool's lease had lapsed: %d seeks put back", len(self._mine))
             for entry in list(self._mine.values()):
-                await self.add(entry)
+                # a pair notice on its way is kept: the seeker may have been paired just
+                # before the lease lapsed (its notice then sweeps this entry again)
+                await self._put(entry, new_seek=False)
 
     async def _beat_forever(self) -> None:
         while True:
@@ -214,14 +216,18 @@ class RedisSeekPool:
     # ---- the pool -----------------------------------------------------------------------
 
     async def add(self, entry: SeekEntry) -> None:
+        await self._put(entry, new_seek=True)
+
+    async def _put(self, entry: SeekEntry, new_seek: bool) -> None:
         try:
-            self.ops += 2 + len(_queues())
+            self.ops += len(_queues()) + (3 if new_seek else 2)
             async with self._redis.pipeline(transaction=True) as pipe:
                 for queue in _queues():
                     pipe.zrem(self._key("q", queue), entry.player_id)
                 pipe.zadd(self._key("q", entry.pool_key), {entry.player_id: entry.rating})
                 pipe.hset(self._key("entry"), entry.player_id, entry.to_json())
-                pipe.delete(self._key("paired", entry.player_id))  # a new seek: none yet
+                if new_seek:  # no pair yet: an old notice of this player is void
+                    pipe.delete(self._key("paired", entry.player_id))
                 await pipe.execute()
         except RedisError as error:
             raise SeekError(f"cannot add a seek: {error}") from None
@@ -385,6 +391,10 @@ class RedisSeekPool:
             return
         if player_id is not None and paired.player_id != player_id:
             return
+        mine = self._mine.pop(paired.player_id, None)
+        if mine is not None:  # claimed by another node: out of the pool already, unless
+            # this node put it back meanwhile (its lease had lapsed): then out again
+            self.spawn(self._sweep(paired.player_id, mine.to_json()))
         self.spawn(self._forget_notice(paired.player_id))
         if self._on_paired is not None:
             self._on_paired(paired)

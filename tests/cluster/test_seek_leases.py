@@ -14,7 +14,7 @@ from websockets.asyncio.client import connect
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 from server.cluster.redis_seeks import HEARTBEAT_SECONDS, NODE_LEASE_SECONDS, RedisSeekPool
-from server.lobby.seeks import SeekEntry
+from server.lobby.seeks import Paired, SeekEntry
 from tests.cluster.nodes import Node, stop_all
 from tests.redisfixture import RedisServer
 
@@ -49,6 +49,8 @@ def test_a_node_whose_lease_is_gone_has_its_seeks_left_out_swept_and_never_claim
         b = RedisSeekPool(redis_server.url, "nb", spawn, prefix="lease1:")
         await a.start()
         await b.start()
+        heard: list[Paired] = []
+        a.listen(heard.append)
         try:
             ada, bo = _entry("ada", 1500, "na"), _entry("bo", 1510, "nb")
             await a.add(ada)
@@ -68,6 +70,18 @@ def test_a_node_whose_lease_is_gone_has_its_seeks_left_out_swept_and_never_claim
             await a.beat()
             assert [e.player_id for e in await b.candidates(bo, 100)] == ["ada"]
             assert await b.claim(bo, ada)
+            # nb paired ada: na hears it, and a later lapse of na's lease does not put
+            # ada back (she is at a table, not seeking)
+            await b.tell(Paired("ada", "TBL23456", "bo", "classic", False), "na")
+            for _ in range(200):  # the notice comes through the channel
+                if heard:
+                    break
+                await asyncio.sleep(0.01)
+            assert [p.player_id for p in heard] == ["ada"]
+            await b.client.delete("lease1:seeks:node:na")
+            await a.beat()
+            await _settled(tasks)
+            assert await b.queue(QUEUE) == []
             # a sweep judged on an old entry does not take out the player's new seek
             await a.add(_entry("cy", 1500, "na"))
             await b.client.delete("lease1:seeks:node:na")
