@@ -10,8 +10,8 @@ A profile's game opens as the browser's profile opens it (its ``#r=`` link): the
 fetched with ``get_record``, then handed to the model's ``on_replay(record_json)`` (the
 terminal replay viewer, ``spades replay``) or ``on_analysis(record_json, seat)``
 (``spades analyze`` of the profile's seat), both given by the app
-(:func:`client.ui.build_application`). The
-last records fetched are kept, so the replay and then the analysis of one game fetch once.
+(:func:`client.ui.build_application`). The last records fetched are kept, so the replay
+and then the analysis of one game fetch once.
 
 Words come from :mod:`client.i18n`; a refusal of an account request is shown by its
 error code (the server's sentence stays English). Raises nothing.

@@ -8,11 +8,12 @@ delete, profile and leaderboard; and the accounts' seams into hello, the lobby a
 
 A request that hashes a password (register, sign in, change password, delete) is checked
 first (its attempt counted by ``attempts``: :mod:`server.accounts.limits`, in memory or in
-Redis for a cluster), then hashed in a thread (:mod:`server.accounts.passwords`), then finished in a
-later turn of the loop: its writes join that turn's commit and its answer goes out after
-it (a refused commit refuses it, as any request). Signing in moves the connection from its
-guest to the account's player (the account's seats come back to it, an older connection
-of the account is closed with 4000). Raises :class:`~server.errors.RequestError` to refuse.
+Redis for a cluster), then hashed in a thread (:mod:`server.accounts.passwords`), then
+finished in a later turn of the loop: its writes join that turn's commit and its answer
+goes out after it (a refused commit refuses it, as any request). Signing in moves the
+connection from its guest to the account's player (the account's seats come back to it,
+an older connection of the account is closed with 4000). Raises
+:class:`~server.errors.RequestError` to refuse.
 """
 
 from __future__ import annotations
