@@ -15,7 +15,9 @@ provides through :meth:`~client.model.Model.attach`.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 from prompt_toolkit.application import Application, get_app, run_in_terminal
 from prompt_toolkit.application.current import set_app
@@ -262,5 +264,20 @@ def build_application(
                 lambda: show_analysis(record, seat, ascii_only=ascii_only), in_executor=True
             )
 
-    model.attach(on_quit=quit_app, on_analysis=analyse)
+    def replay(record_json: str) -> None:
+        """A profile's game, Enter: ``spades replay`` on its record, the screen suspended."""
+        from client.replay import run_replay
+
+        ascii_only = model.settings.ascii_cards
+
+        def show() -> None:
+            with tempfile.TemporaryDirectory(prefix="spades-replay-") as folder:
+                path = Path(folder) / "record.json"
+                path.write_text(record_json, encoding="utf-8")
+                run_replay(str(path), ascii_only=ascii_only)
+
+        with set_app(app):  # called from the network task: make this app the current one
+            run_in_terminal(show, in_executor=True)
+
+    model.attach(on_quit=quit_app, on_analysis=analyse, on_replay=replay)
     return app

@@ -27,6 +27,7 @@ from typing import Any
 from websockets.asyncio.server import Server, serve
 
 from server.accounts import SeekRatings
+from server.accounts.limits import Attempts
 from server.bots import BotRunner
 from server.cluster.directory import Directory, LocalDirectory, cluster_directory_class
 from server.config import ServerConfig
@@ -101,7 +102,10 @@ class Hub:
         lobby.listing, lobby.created = directory.listing, directory.created
         services = self.services = Services(config, store, bots, rooms, bans, metrics, now, spawn)
         self.hello = HelloParts(config, store, roster, rooms, bans, metrics, self.now)
-        accounts = self.accounts = AccountRequests(store, roster, rooms, work, spawn, time.time)
+        attempts = _attempts(config, cluster)  # sign-in limits: in Redis for a cluster
+        accounts = self.accounts = AccountRequests(
+            store, roster, rooms, work, spawn, time.time, attempts
+        )
         self.hello.signed_in, lobby.is_account = accounts.hello_token, accounts.is_account
         rooms.game_ended = accounts.rater.ended
         self.ratings = accounts.ratings  # the read-only Ratings lookup (the seek pool's)
@@ -198,6 +202,7 @@ class Hub:
     async def closed(self) -> None:
         """After :meth:`close`: the directory gives up what this node holds."""
         await self.seek_pool.close()
+        await self.accounts.accounts.attempts.close()
         await self.directory.close()
 
 
@@ -211,6 +216,15 @@ def _seek_pool(config: ServerConfig, cluster: Any, spawn: Any) -> SeekPool:
         return cluster.presence is not None and bool(cluster.presence.holds(code))
 
     return RedisSeekPool(config.presence_url, cluster.node_id, spawn, leased=leased)
+
+
+def _attempts(config: ServerConfig, cluster: Any) -> Attempts | None:
+    """The accounts' attempt limits: in Redis for a cluster node, else memory (None)."""
+    if cluster is None:
+        return None
+    from server.cluster.redis_limits import RedisAttempts
+
+    return RedisAttempts(config.presence_url)
 
 
 class RunningServer:

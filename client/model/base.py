@@ -153,6 +153,8 @@ class ModelBase:
         self.on_token: Callable[[str], None] | None = None
         # game over, key a: the screen analyses the record (``spades analyze``) with this
         self.on_analysis: Callable[[str, int | None], None] | None = None
+        # a profile's game, Enter: the screen shows the record's replay (``spades replay``)
+        self.on_replay: Callable[[str], None] | None = None
         # ``schedule(delay, callback)`` calls back later (the app uses the event loop;
         # tests fire it by hand); without it tricks clear at once
         self.schedule: Schedule | None = None
@@ -165,12 +167,14 @@ class ModelBase:
         on_token: Callable[[str], None] | None = None,
         on_analysis: Callable[[str, int | None], None] | None = None,
         schedule: Schedule | None = None,
+        on_replay: Callable[[str], None] | None = None,
     ) -> None:
         """Give the model what the running program provides (each one left out stays)."""
         self.sender = send or self.sender
         self.on_quit = on_quit or self.on_quit
         self.on_token = on_token or self.on_token
         self.on_analysis = on_analysis or self.on_analysis
+        self.on_replay = on_replay or self.on_replay
         self.schedule = schedule or self.schedule
 
     def address(self, url: str, *, local: bool = False) -> None:

@@ -1,5 +1,10 @@
 """The profile window (p in the lobby: yours; signed in) and the leaderboard window (b in
-the lobby; ←/→ the preset). A rating still provisional is shown with "?"."""
+the lobby; ←/→ the preset). A rating still provisional is shown with "?".
+
+In the profile, ↑/↓ choose one of the last games, Enter opens its replay (the terminal
+replay viewer, ``spades replay``) and ``a`` its analysis (``spades analyze``, the
+profile's seat), as the browser's profile opens a game from its date: the record is
+fetched from the server first (:meth:`~client.model.account.AccountPart.open_game`)."""
 
 from __future__ import annotations
 
@@ -85,8 +90,10 @@ def profile_lines(model: Model, size: Dims) -> list[Line]:
             )
         ]
     )
-    room = max(3, size.rows - len(out) - 8)
-    for game in profile.games[:room]:
+    room = max(3, size.rows - len(out) - 9)
+    chosen = model.account.chosen
+    first = max(0, min(chosen - room + 1, len(profile.games) - room))  # the chosen in view
+    for index, game in enumerate(profile.games[first : first + room], start=first):
         when = time.strftime("%Y-%m-%d", time.gmtime(game.ended))
         # "win"/"loss", not "won": "won" is already the column of tricks won
         result = _("aborted") if game.won is None else _("win") if game.won else _("loss")
@@ -94,19 +101,29 @@ def profile_lines(model: Model, size: Dims) -> list[Line]:
         after = "" if game.rating_after is None else f" → {game.rating_after}"
         mine, theirs = game.scores[game.seat], game.scores[1 - game.seat]
         text = (
-            f" {when} {pad(safe_text(game.opponent), 14)} {pad(result, 8)} "
-            f"{mine}–{theirs} {kind}{after}"
+            f"{'›' if index == chosen else ' '}{when} {pad(safe_text(game.opponent), 14)} "
+            f"{pad(result, 8)} {mine}–{theirs} {kind}{after}"
         )
-        out.append([("", text)])
+        out.append([("class:overlay.sel" if index == chosen else "", text)])
     if not profile.games:
         out.append([("class:dim", " " + _("No games yet."))])
+    else:
+        out.append([("class:dim", " " + _("↑/↓ a game · Enter its replay · a its analysis"))])
     if safe_text(profile.name) == model.account.signed_in:
         out.append([("class:dim", " " + _("x manage account · Esc closes"))])
     return out
 
 
 def profile_keys(model: Model, key: str) -> bool:
-    if key in ("escape", "enter", "q"):
+    account = model.account
+    games = account.profile.games if account.profile is not None else ()
+    if key in ("up", "down"):
+        account.choose(-1 if key == "up" else +1)
+    elif key == "enter" and games:
+        account.open_game(model, "replay")
+    elif key == "a" and games:
+        account.open_game(model, "analysis")
+    elif key in ("escape", "enter", "q"):
         model.close()
     elif key == "b":
         open_board(model)

@@ -2,12 +2,16 @@
 
     after = update(Rating(1500, 200, 0.06), [Result(Rating(1400, 30, 0.06), 1.0), ...])
     after = update(before, [])            # a period without games: only the deviation grows
+    now_rating = as_of(stored, stored_at, now)    # the deviation grown over the time away
 
 A :class:`Rating` is on the Glicko scale (rating about 1500, deviation in rating points);
 the arithmetic runs on the Glicko-2 scale (divided by 173.7178) as the paper's steps 2-8
 say. Like lichess, spades2 treats each game as one rating period (see docs/accounts.md)
 with ``tau`` 0.75 and keeps the deviation within [:data:`MIN_DEVIATION`,
-:data:`MAX_DEVIATION`]. Nothing here raises for finite inputs.
+:data:`MAX_DEVIATION`]. Time away widens the deviation as the paper's step 6 does for a
+period without games, one period per :data:`PERIOD_SECONDS` (lichess's 0.21436 periods a
+day), up to :data:`INACTIVE_DEVIATION`: :func:`as_of` takes the times as values (no clock
+is read here). Nothing here raises for finite inputs.
 """
 
 from __future__ import annotations
@@ -18,14 +22,20 @@ from dataclasses import dataclass
 
 __all__ = [
     "DEFAULT",
+    "INACTIVE_DEVIATION",
     "MAX_DEVIATION",
     "MIN_DEVIATION",
+    "PERIODS_PER_DAY",
+    "PERIOD_SECONDS",
     "PROVISIONAL_DEVIATION",
     "SCALE",
     "TAU",
     "Rating",
     "Result",
+    "after_absence",
+    "as_of",
     "expected_score",
+    "periods_between",
     "update",
 ]
 
@@ -37,6 +47,13 @@ MIN_DEVIATION = 45.0
 MAX_DEVIATION = 500.0
 PROVISIONAL_DEVIATION = 110.0
 """A rating whose deviation is above this is provisional (shown with "?", not on the board)."""
+PERIODS_PER_DAY = 0.21436
+"""Rating periods a day for the time away (lichess's constant: at volatility 0.06 it takes
+a deviation of 60, an active player's, to the provisional 110 in 365 days)."""
+PERIOD_SECONDS = 86_400.0 / PERIODS_PER_DAY
+"""One rating period of absence, in seconds (about 4.67 days)."""
+INACTIVE_DEVIATION = 350.0
+"""Time away widens a deviation up to this, a new account's (the paper's cap)."""
 _EPSILON = 0.000001  # the paper's convergence tolerance of step 5
 
 
@@ -67,6 +84,29 @@ class Result:
 
     opponent: Rating
     score: float
+
+
+def periods_between(since: float, now: float) -> float:
+    """Rating periods (fractional) from ``since`` to ``now``, both in seconds of one clock
+    (wall-clock seconds in the store); 0 when ``now`` is not later."""
+    return max(0.0, now - since) / PERIOD_SECONDS
+
+
+def after_absence(rating: Rating, periods: float) -> Rating:
+    """``rating`` after ``periods`` rating periods without a game: the deviation becomes
+    min(sqrt(RD^2 + sigma^2 t), :data:`INACTIVE_DEVIATION`) on the Glicko-2 scale (a
+    deviation already wider stays as it is); rating and volatility stay."""
+    if periods <= 0.0 or rating.deviation >= INACTIVE_DEVIATION:
+        return rating
+    phi = rating.deviation / SCALE
+    grown = math.sqrt(phi * phi + rating.volatility * rating.volatility * periods) * SCALE
+    return Rating(rating.rating, min(grown, INACTIVE_DEVIATION), rating.volatility)
+
+
+def as_of(rating: Rating, updated: float, now: float) -> Rating:
+    """``rating``, last updated at ``updated``, as it stands at ``now`` (same clock): what
+    is shown, paired by, and updated from (the pre-period step of the next game)."""
+    return after_absence(rating, periods_between(updated, now))
 
 
 def _g(phi: float) -> float:
@@ -123,6 +163,9 @@ def update(
     clamp: bool = True,
 ) -> Rating:
     """``player`` after one rating period of ``results`` (steps 2-8 of the paper).
+
+    ``player`` and the opponents are as they stand when the period starts: a stored
+    rating goes through :func:`as_of` first (the time away before this game).
 
     ``clamp`` keeps the deviation within [MIN_DEVIATION, MAX_DEVIATION] as lichess does
     (the paper's example is checked with ``clamp=False``).

@@ -2,6 +2,7 @@
 
     rater = Rater(store, last_address)          # last_address: account id -> address
     rater.ended(GameEnd(...))                   # in the turn that stores the game's end
+    StoredRatings(store, time.time).rating_of(player_id, "classic")   # as of now
 
 :meth:`Rater.ended` writes into the store's open transaction, the one that also holds the
 game's record and its table's ``finished`` status: a kill -9 before the commit stores
@@ -10,22 +11,24 @@ both, so a game is rated exactly once. A game is rated when the host asked for i
 seats are accounts or one is the bot (whose anchor never moves), the rules are a preset's
 own, it was not aborted, the two accounts did not come from one address, and they have
 not played :data:`DAILY_CAP` rated games in the last day. Otherwise an account's game is
-kept unrated (its profile shows it). A forfeit is a loss for the seat that gave up.
+kept unrated (its profile shows it). A forfeit is a loss for the seat that gave up. Each
+account is updated from its rating as of the game's end (its deviation grown over the
+time since its last rated game: :func:`~server.accounts.glicko2.as_of`).
 Raises ``StoreError`` (the turn is refused and restored as a whole).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from server.accounts.anchors import BOT_ANCHORS
-from server.accounts.glicko2 import DEFAULT, Rating, Result, update
+from server.accounts.glicko2 import DEFAULT, Rating, Result, as_of, update
 from server.store import Storage
 from server.store.accounts_rows import GameRow, RatingRow
 
-__all__ = ["DAILY_CAP", "GameEnd", "Rater", "Side", "StoredRatings"]
+__all__ = ["DAILY_CAP", "GameEnd", "Rater", "Side", "StoredRatings", "stored_rating"]
 
 log = logging.getLogger("server")
 
@@ -60,17 +63,25 @@ class GameEnd:
 
 
 class StoredRatings:
-    """The :class:`~server.accounts.ratings.Ratings` lookup over the store."""
+    """The :class:`~server.accounts.ratings.Ratings` lookup over the store, each rating as
+    of ``wall_clock()`` (the deviation grown over the time since its last rated game)."""
 
-    def __init__(self, store: Storage) -> None:
+    def __init__(self, store: Storage, wall_clock: Callable[[], float]) -> None:
         self.store = store
+        self.wall_clock = wall_clock
 
     def rating_of(self, player_id: str, preset: str) -> Rating | None:
         rows = self.store.accounts
         if rows.account(player_id) is None:
             return None
-        row = rows.rating(player_id, preset)
-        return DEFAULT if row is None else Rating(row.rating, row.deviation, row.volatility)
+        return stored_rating(rows.rating(player_id, preset), self.wall_clock())
+
+
+def stored_rating(row: RatingRow | None, now: float) -> Rating:
+    """A stored rating row as it stands at ``now`` (wall-clock seconds); DEFAULT for none."""
+    if row is None:
+        return DEFAULT
+    return as_of(Rating(row.rating, row.deviation, row.volatility), row.updated, now)
 
 
 class Rater:
@@ -98,7 +109,7 @@ class Rater:
         after: list[Rating | None] = [None, None]
         if rated:
             assert end.preset is not None and end.winner is not None
-            current = [self._current(side, end.preset) for side in end.sides]
+            current = [self._current(side, end.preset, end.ended) for side in end.sides]
             for index, side in enumerate(end.sides):
                 if side.player_id is None or not accounts[index]:
                     continue
@@ -148,12 +159,11 @@ class Rater:
         since = end.ended - DAY
         return self.store.accounts.rated_between_since(first, second, since) < self.daily_cap
 
-    def _current(self, side: Side, preset: str) -> Rating:
+    def _current(self, side: Side, preset: str, now: float) -> Rating:
         if side.bot_level is not None:
             return BOT_ANCHORS[preset][side.bot_level]
         assert side.player_id is not None
-        row = self.store.accounts.rating(side.player_id, preset)
-        return DEFAULT if row is None else Rating(row.rating, row.deviation, row.volatility)
+        return stored_rating(self.store.accounts.rating(side.player_id, preset), now)
 
     def _store_rating(self, player_id: str, end: GameEnd, rating: Rating, won: bool) -> None:
         assert end.preset is not None

@@ -1,45 +1,39 @@
 """Accounts: register, sign in, change password, sign out everywhere, delete; their limits.
 
-    accounts = Accounts(store, names, limits)      # names: server.lobby.names (module)
-    accounts.check_register(name, password, address)      # RequestError, or the clean name
+    accounts = Accounts(store, names, attempts)    # names: server.lobby.names (module)
+    name = accounts.check_register(name, password)         # RequestError, or the clean name
+    await accounts.limit_register(address)                 # RequestError rate_limited
     hashed = await passwords.hash(password)                # off the loop (the gateway awaits)
     token = accounts.store_register(player_id, name, hashed, now)
 
 Each request is checked before the slow hash (so a refused one costs nothing) and written
 after it, in the turn that answers it. A name is an account's if its skeleton is taken
 (:func:`server.lobby.names.skeleton`, given as ``names``: look-alikes, case and accents
-folded). Attempts are bounded in memory on each node: sign-ins per account and per address,
-registrations per address (:class:`AccountLimits`; ``rate_limited`` beyond them). Raises
+folded). Attempts are bounded by ``attempts`` (:mod:`server.accounts.limits`: in memory on
+a node of its own, in Redis for a cluster): sign-ins per account and per address,
+registrations per address (``rate_limited`` beyond them). Raises
 :class:`~server.errors.RequestError` for a refusal and ``StoreError`` for the store.
 """
 
 from __future__ import annotations
 
 import secrets
-import time
-from dataclasses import dataclass
 from typing import Protocol
 
 from protocol.text import TextError, clean_name
+from server.accounts.limits import (
+    REGISTER_ADDRESS,
+    SIGN_IN_ACCOUNT,
+    SIGN_IN_ADDRESS,
+    Attempts,
+    MemoryAttempts,
+)
 from server.accounts.passwords import MIN_PASSWORD
 from server.errors import RequestError
-from server.limits import TokenBucket
 from server.store import Storage, token_hash
 from server.store.accounts_rows import AccountRow
 
-__all__ = ["AccountLimits", "Accounts", "Names", "check_new_password"]
-
-
-@dataclass(frozen=True)
-class AccountLimits:
-    """Attempts allowed: ``burst`` at once, then ``burst`` per ``window`` seconds."""
-
-    sign_ins_per_account: int = 5
-    sign_ins_per_address: int = 20
-    registrations_per_address: int = 3
-    window: float = 900.0
-    registration_window: float = 3600.0
-    max_tracked: int = 50_000  # buckets kept per kind before the oldest are let go
+__all__ = ["Accounts", "Names", "check_new_password"]
 
 
 class Names(Protocol):
@@ -51,43 +45,13 @@ class Names(Protocol):
     def reserved(self, name: str) -> bool: ...
 
 
-class _Buckets:
-    def __init__(self, burst: int, window: float, max_tracked: int) -> None:
-        self.burst = burst
-        self.rate = burst / window
-        self.max_tracked = max_tracked
-        self.buckets: dict[str, TokenBucket] = {}
-
-    def take(self, key: str, now: float) -> bool:
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            if len(self.buckets) >= self.max_tracked:
-                self.buckets.pop(next(iter(self.buckets)))
-            bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, now)
-        return bucket.take(now)
-
-    def give_back(self, key: str) -> None:
-        bucket = self.buckets.get(key)
-        if bucket is not None:
-            bucket.credit(1)
-
-
 class Accounts:
     """The accounts' rules over the store's rows (see the module)."""
 
-    def __init__(self, store: Storage, names: Names, limits: AccountLimits | None = None) -> None:
+    def __init__(self, store: Storage, names: Names, attempts: Attempts | None = None) -> None:
         self.store = store
         self.names = names
-        self.limits = limits = limits or AccountLimits()
-        self._sign_in_account = _Buckets(
-            limits.sign_ins_per_account, limits.window, limits.max_tracked
-        )
-        self._sign_in_address = _Buckets(
-            limits.sign_ins_per_address, limits.window, limits.max_tracked
-        )
-        self._register_address = _Buckets(
-            limits.registrations_per_address, limits.registration_window, limits.max_tracked
-        )
+        self.attempts: Attempts = attempts or MemoryAttempts()
         self.last_address: dict[str, str] = {}  # account id -> address it last came from
 
     def _clean(self, name: str) -> str:
@@ -101,17 +65,20 @@ class Accounts:
 
     # ---- register ----------------------------------------------------------------------
 
-    def check_register(self, name: str, password: str, address: str) -> str:
-        """The clean name, or a refusal: bad_name, bad_password, name_taken, rate_limited."""
+    def check_register(self, name: str, password: str) -> str:
+        """The clean name, or a refusal: bad_name, bad_password, name_taken."""
         clean = self._clean(name)
         _check_new_password(password)
         if self.store.accounts.account_by_skeleton(self.names.skeleton(clean)) is not None:
             raise RequestError("name_taken", f"an account's name looks like {clean!r}")
-        if not self._register_address.take(address, time.monotonic()):
+        return clean
+
+    async def limit_register(self, address: str) -> None:
+        """Spend a registration of ``address``; ``rate_limited`` when none is left."""
+        if not await self.attempts.take(REGISTER_ADDRESS, address):
             raise RequestError(
                 "rate_limited", "too many registrations from your address; try in an hour"
             )
-        return clean
 
     def store_register(self, player_id: str, name: str, hashed: str, now: float) -> str:
         """Store the account (checked again: another may have taken the name during the
@@ -132,27 +99,36 @@ class Accounts:
 
     # ---- sign in -----------------------------------------------------------------------
 
-    def check_sign_in(self, name: str, address: str) -> tuple[str, AccountRow | None]:
-        """Spend an attempt of the account and of the address (``rate_limited`` when
-        either is spent); returns the name's skeleton and its account, if any."""
+    def sign_in_key(self, name: str) -> str:
+        """The skeleton a sign-in with ``name`` is counted and looked up by
+        (``bad_credentials`` for a name no account can have)."""
         try:
-            key = self.names.skeleton(clean_name(name))
+            return self.names.skeleton(clean_name(name))
         except TextError:
             raise RequestError("bad_credentials", "no such account, or a wrong password") from None
-        now = time.monotonic()
-        if not self._sign_in_address.take(address, now):
+
+    async def limit_sign_in(self, key: str, address: str) -> None:
+        """Spend an attempt of the address, then of the account ``key`` (``rate_limited``
+        when either is spent: the account's is not spent when the address's was)."""
+        if not await self.attempts.take(SIGN_IN_ADDRESS, address):
             raise RequestError(
                 "rate_limited", "too many sign-in attempts from your address; try later"
             )
-        if not self._sign_in_account.take(key, now):
+        if not await self.attempts.take(SIGN_IN_ACCOUNT, key):
             raise RequestError(
                 "rate_limited", "too many sign-in attempts for this account; try later"
             )
-        return key, self.store.accounts.account_by_skeleton(key)
 
-    def signed_in(self, key: str, player_id: str, address: str, now: float) -> str:
-        """A right password: the attempt is given back; returns a new session's token."""
-        self._sign_in_account.give_back(key)
+    def account_of_key(self, key: str) -> AccountRow | None:
+        return self.store.accounts.account_by_skeleton(key)
+
+    async def give_back_sign_in(self, key: str) -> None:
+        """A right password gives the account's attempt back."""
+        await self.attempts.give_back(SIGN_IN_ACCOUNT, key)
+
+    def signed_in(self, player_id: str, address: str, now: float) -> str:
+        """A right password: returns a new session's token (the attempt is given back by
+        :meth:`give_back_sign_in`)."""
         self.last_address[player_id] = address
         return self.new_session(player_id, now)
 

@@ -1,17 +1,19 @@
 """The accounts' requests: register, sign in, change password, sign out everywhere,
 delete, profile and leaderboard; and the accounts' seams into hello, the lobby and rooms.
 
-    requests = AccountRequests(store, players, rooms, work, spawn, time.time)
+    requests = AccountRequests(store, players, rooms, work, spawn, time.time, attempts)
     router.handlers.update(requests.handlers())     # server.app wires these
     hello_parts.signed_in = requests.hello_token    # a token of an account's session
     rooms.game_ended = requests.rater.ended         # rated in the game's end's turn
 
 A request that hashes a password (register, sign in, change password, delete) is checked
-first, then hashed in a thread (:mod:`server.accounts.passwords`), then finished in a
-later turn of the loop: its writes join that turn's commit and its answer goes out after
-it (a refused commit refuses it, as any request). Signing in moves the connection from its
-guest to the account's player (the account's seats come back to it, an older connection
-of the account is closed with 4000). Raises :class:`~server.errors.RequestError` to refuse.
+first (its attempt counted by ``attempts``: :mod:`server.accounts.limits`, in memory or in
+Redis for a cluster), then hashed in a thread (:mod:`server.accounts.passwords`), then
+finished in a later turn of the loop: its writes join that turn's commit and its answer
+goes out after it (a refused commit refuses it, as any request). Signing in moves the
+connection from its guest to the account's player (the account's seats come back to it,
+an older connection of the account is closed with 4000). Raises
+:class:`~server.errors.RequestError` to refuse.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.text import TextError, clean_name
+from server.accounts.limits import Attempts
 from server.accounts.passwords import Passwords
 from server.accounts.profile import leaderboard_message, profile_message, rating_lines
 from server.accounts.rating import Rater, StoredRatings
@@ -52,6 +55,7 @@ class AccountRequests:
         work: UnitOfWork,
         spawn: Callable[[Awaitable[None]], object],
         wall_clock: Callable[[], float],
+        attempts: Attempts | None = None,
     ) -> None:
         self.store = store
         self.players = players
@@ -62,9 +66,9 @@ class AccountRequests:
         self.spawn = spawn
         self.wall_clock = wall_clock
         self.passwords = Passwords()
-        self.accounts = Accounts(store, names)
+        self.accounts = Accounts(store, names, attempts)
         self.rater = Rater(store, self.accounts.last_address)
-        self.ratings = StoredRatings(store)
+        self.ratings = StoredRatings(store, wall_clock)
 
     def handlers(self) -> dict[type, Callable[[Session, Player, Any], None]]:
         return {
@@ -95,9 +99,14 @@ class AccountRequests:
     def register(self, session: Session, player: Player, message: m.Register) -> None:
         if self.is_account(player.id):
             raise RequestError("bad_message", "you are signed in to an account already")
-        name = self.accounts.check_register(message.name, message.password, session.address)
+        name = self.accounts.check_register(message.name, message.password)
 
         async def work() -> None:
+            try:
+                await self.accounts.limit_register(session.address)
+            except RequestError as refusal:
+                self._resume(session, player, message, _raising(refusal))
+                return
             hashed = await self.passwords.hash(message.password)
             self._resume(
                 session,
@@ -130,11 +139,17 @@ class AccountRequests:
             raise RequestError("bad_message", "you are signed in to an account already")
         if any(room.status == "playing" for room in self.rooms.tables_of(player.id)):
             raise RequestError("not_signed_in", "finish or leave your game as a guest first")
-        key, account = self.accounts.check_sign_in(message.name, session.address)
+        key = self.accounts.sign_in_key(message.name)
+        account = self.accounts.account_of_key(key)
         # an unknown name costs a hash too: the answer's time does not say which it was
         hashed = self.passwords.dummy_hash if account is None else account.password_hash
 
         async def work() -> None:
+            try:
+                await self.accounts.limit_sign_in(key, session.address)
+            except RequestError as refusal:
+                self._resume(session, player, message, _raising(refusal))
+                return
             right = await self.passwords.verify(hashed, message.password)
 
             def finish() -> None:
@@ -143,7 +158,8 @@ class AccountRequests:
                 if self.store.accounts.account(account.player_id) is None:  # deleted meanwhile
                     raise RequestError("bad_credentials", "no such account, or a wrong password")
                 now = self.wall_clock()
-                token = self.accounts.signed_in(key, account.player_id, session.address, now)
+                token = self.accounts.signed_in(account.player_id, session.address, now)
+                self.spawn(self.accounts.give_back_sign_in(key))
                 self._switch(session, player, account.player_id, account.name)
                 session.send(self._signed_in(account.player_id, account.name, token, message.id))
 
@@ -229,10 +245,10 @@ class AccountRequests:
         account = self.store.accounts.account_by_skeleton(key) if key else None
         if account is None:
             raise RequestError("unknown_account", f"no account is named {message.name!r}")
-        session.send(profile_message(self.store, account, message.id))
+        session.send(profile_message(self.store, account, message.id, self.wall_clock()))
 
     def get_leaderboard(self, session: Session, player: Player, message: m.GetLeaderboard) -> None:
-        session.send(leaderboard_message(self.store, message.preset, message.id))
+        session.send(leaderboard_message(self.store, message.preset, message.id, self.wall_clock()))
 
     # ---- helpers -----------------------------------------------------------------------
 
@@ -247,7 +263,7 @@ class AccountRequests:
             player_id=player_id,
             name=name,
             token=token,
-            ratings=rating_lines(self.store, player_id),
+            ratings=rating_lines(self.store, player_id, now=self.wall_clock()),
             id=req_id,
         )
 
@@ -263,3 +279,12 @@ class AccountRequests:
         self.answered(session, message, lambda _session, _message: finish())
         if self.store.write_attempts != writes:
             self.work.schedule()
+
+
+def _raising(refusal: RequestError) -> Callable[[], None]:
+    """A request's finish that refuses it with ``refusal`` (answered as any refusal)."""
+
+    def refuse() -> None:
+        raise refusal
+
+    return refuse

@@ -27,18 +27,19 @@ def server() -> Iterator[ServerThread]:
 
 
 def _seed(server: ServerThread) -> None:
-    """Three accounts with established classic ratings, one still provisional."""
+    """Three accounts with established classic ratings, one still provisional (each rated
+    just now: a rating last updated long ago would be provisional again by its absence)."""
 
     def seed() -> None:
         hub = server.hub
         hub.accounts.passwords = Passwords(time_cost=1, memory_kib=1024, parallelism=1)
-        rows = hub.store.accounts
+        rows, now = hub.store.accounts, hub.accounts.wall_clock()
         for name, rating, deviation, games in (*ESTABLISHED, ("newbie", 1800.0, 200.0, 2)):
             rows.add_account(f"p-{name}", name, name, "unused", 1.0)
             wins = games * 2 // 3
             rows.put_rating(
                 RatingRow(
-                    f"p-{name}", "classic", rating, deviation, 0.06, games, wins, games - wins, 1.0
+                    f"p-{name}", "classic", rating, deviation, 0.06, games, wins, games - wins, now
                 )
             )
         hub.store.commit()

@@ -1,7 +1,7 @@
 """The terminal client's account flow in a real terminal: ``spades serve`` in the
 background, ``spades play`` in tmux at 80x24: register, a rated game against the bot
-given up after a move, the profile shows it (driven with send-keys, read with
-capture-pane)."""
+given up after a move, the profile shows it, and Enter on the game opens its replay in
+the terminal replay viewer (driven with send-keys, read with capture-pane)."""
 
 from __future__ import annotations
 
@@ -81,7 +81,20 @@ def test_register_play_rated_and_see_the_profile_in_tmux(tmp_path: Path) -> None
         screen = _wait(terminal, lambda s: "Profile of zoe" in s and "rated" in s, "the profile")
         assert "lost" in screen and "bot (normal)" in screen
         assert re.search(r"classic\s+1[0-4]\d\d\?", screen), screen
+        # the game (the newest, chosen): Enter fetches its record and opens the viewer
+        assert "Enter its replay" in screen
+        terminal.keys("Enter")
+        screen = _wait(terminal, lambda s: "Replay · hand 1 of 1" in s, "the replay viewer")
+        assert "Seat 0" in screen and "Seat 1" in screen
+        terminal.keys("q")  # the viewer ends: back to the client, the profile still open
+        _wait(terminal, lambda s: "Profile of zoe" in s and "Replay" not in s, "the profile")
+        # a: its analysis (spades analyze of zoe's seat), from the record already fetched
+        terminal.keys("a")
+        screen = _wait(terminal, lambda s: "Press Enter to go back" in s, "the analysis")
+        assert "Analysis of seat 0" in screen and "Accuracy" in screen, screen
+        terminal.keys("Enter")
+        _wait(terminal, lambda s: "Profile of zoe" in s, "the profile after the analysis")
     finally:
         terminal.stop()
         server.terminate()
-        server.wait(10)
+        server.wait(30)  # a loaded machine (the whole suite on 2 cores) stops it slowly
