@@ -15,7 +15,11 @@ import pytest
 
 TMUX = shutil.which("tmux") or "/usr/bin/tmux"
 # a bare CI environment may have no TERM and a C locale: tmux then draws ♠ as _
-ENV = {**os.environ, "TERM": "xterm-256color", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
+
+
+def tmux_env() -> dict[str, str]:
+    """The environment now (the test's own settings folder included), in a UTF-8 locale."""
+    return {**os.environ, "TERM": "xterm-256color", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
 
 
 def spades_command() -> str:
@@ -36,7 +40,7 @@ class Terminal:
             text=True,
             encoding="utf-8",
             timeout=10,
-            env=ENV,
+            env=tmux_env(),
         )
         return done.stdout
 
@@ -46,7 +50,7 @@ class Terminal:
         subprocess.run(
             [TMUX, "-u", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e",
              "-x", "80", "-y", "24", shell],
-            check=True, timeout=10, env=ENV,
+            check=True, timeout=10, env=tmux_env(),
         )  # fmt: skip
 
     def screen(self) -> str:
