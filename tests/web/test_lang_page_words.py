@@ -6,7 +6,6 @@ element that the page may draw again."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,15 +15,6 @@ from tests.web.play import create, enter
 
 LANGUAGE_KEY = "spades2.language"  # client/web/i18n.js
 LONG_NAME = "Παναγιωτόπουλος"  # 15 letters, one word
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    running = ServerThread()
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def opened(server: ServerThread, size: tuple[int, int], code: str, name: str) -> Page:
