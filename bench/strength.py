@@ -54,7 +54,8 @@ from bench.sprt import (
     sprt_bounds,
     sprt_verdict,
 )
-from engine import Deal, GameState, HandResult, Phase, RuleSet
+from bench.strength_tally import BID_KEYS, bidding_report, hand_record, tally_hand
+from engine import Deal, GameState, Phase, RuleSet
 from engine.actions import Action
 from engine.bot import LEVELS, Bot
 
@@ -75,6 +76,7 @@ class GameResult:
     play_times: dict[str, list[float]] = field(default_factory=dict)
     bidding: dict[str, dict[str, int]] = field(default_factory=dict)
     cpu_times: dict[str, list[float]] = field(default_factory=dict)
+    hands: list[dict[str, object]] = field(default_factory=list)  # the --log lines
 
 
 def _seed(base: int, pair: int, hand: int) -> bytes:
@@ -144,57 +146,20 @@ def play_game(
         state.apply(seat, action)
     diffs = []
     bidding: dict[str, dict[str, int]] = {}
+    records = [hand_record(result, (sides[0], sides[1])) for result in state.hand_results]
     for result in state.hand_results:
         points = result.points
         diffs.append(points[a_seat] - points[1 - a_seat])
         for seat in (0, 1):
-            tally = bidding.setdefault(sides[seat], dict.fromkeys(_BID_KEYS, 0))
-            _tally_hand(tally, result.bids[seat], result.blind_nil[seat], result, seat)
+            tally = bidding.setdefault(sides[seat], dict.fromkeys(BID_KEYS, 0))
+            tally_hand(tally, result.bids[seat], result.blind_nil[seat], result, seat)
     scores = (state.scores[0], state.scores[1])
     winner = state.winner
     if capped and scores[0] != scores[1]:
         winner = 0 if scores[0] > scores[1] else 1
     return GameResult(
-        pair, a_seat, winner, capped, diffs, scores, times, play_times, bidding, cpu_times
+        pair, a_seat, winner, capped, diffs, scores, times, play_times, bidding, cpu_times, records
     )
-
-
-_BID_KEYS = (
-    "hands",
-    "bids",
-    "made",
-    "bags",
-    "nils",
-    "nils_made",
-    "blind_nils",
-    "blind_made",
-    "opp_nils",
-    "opp_nils_set",
-    "nils_set",
-)
-
-
-def _tally_hand(
-    tally: dict[str, int], bid: int | None, blind: bool, result: HandResult, seat: int
-) -> None:
-    """Count one seat's bid and its outcome into ``tally`` (keys :data:`_BID_KEYS`)."""
-    taken = result.tricks[seat]
-    tally["hands"] += 1
-    tally["bags"] += result.bags_added[seat]
-    if blind:
-        tally["blind_nils"] += 1
-        tally["blind_made"] += taken == 0
-    elif bid == 0:
-        tally["nils"] += 1
-        tally["nils_made"] += taken == 0
-        tally["nils_set"] += taken > 0
-    elif bid is not None:
-        tally["bids"] += 1
-        tally["made"] += taken >= bid
-    other = 1 - seat
-    if result.blind_nil[other] or result.bids[other] == 0:
-        tally["opp_nils"] += 1
-        tally["opp_nils_set"] += result.tricks[other] > 0
 
 
 Job = tuple[int, str, str, int, dict[str, object], tuple[int | None, int | None], int, Tweaks]
@@ -259,35 +224,6 @@ def _interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def _ratio(part: int, whole: int) -> float | None:
-    return round(part / whole, 4) if whole else None
-
-
-def bidding_report(tallies: dict[str, dict[str, int]]) -> dict[str, dict[str, object]]:
-    """Per level: made share of non-nil bids, bags per hand, nil and blind nil rates."""
-    report: dict[str, dict[str, object]] = {}
-    for level, tally in sorted(tallies.items()):
-        hands = tally["hands"]
-        report[level] = {
-            "hands": hands,
-            "bids": tally["bids"],
-            "bid_made_rate": _ratio(tally["made"], tally["bids"]),
-            "bags_per_hand": _ratio(tally["bags"], hands),
-            "nil_bids": tally["nils"],
-            "nil_bid_rate": _ratio(tally["nils"], hands),
-            "nils_made": tally["nils_made"],
-            "nils_set": tally["nils_set"],
-            "nil_success": _ratio(tally["nils_made"], tally["nils"]),
-            "blind_nils": tally["blind_nils"],
-            "blind_nil_rate": _ratio(tally["blind_nils"], hands),
-            "blind_nils_made": tally["blind_made"],
-            "blind_nil_success": _ratio(tally["blind_made"], tally["blind_nils"]),
-            "opponent_nils": tally["opp_nils"],
-            "opponent_nils_set": _ratio(tally["opp_nils_set"], tally["opp_nils"]),
-        }
-    return report
-
-
 def _finite(value: float) -> float | None:
     """``value``, or ``None`` where it is not a number (JSON has no NaN)."""
     return None if math.isnan(value) else value
@@ -327,6 +263,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--max-wall", type=float, default=None, help="wall-clock cap in seconds (SPRT mode)"
     )
+    parser.add_argument("--log", default=None, help="append each hand as a JSON line here")
     args = parser.parse_args(argv)
 
     overrides: dict[str, object] = {}
@@ -352,6 +289,14 @@ def main(argv: list[str] | None = None) -> None:
 
     def decided(games: list[GameResult]) -> bool:
         nonlocal verdict, llr
+        if args.log is not None:  # each hand of the pair, as it was played, for study
+            with open(args.log, "a", encoding="utf-8") as log:
+                for game in games:
+                    for index, record in enumerate(game.hands):
+                        line = {"pair": game.pair, "a_seat": game.a_seat, "hand": index}
+                        log.write(json.dumps({**line, **record}) + "\n")
+        progress = [[g.a_seat, g.winner, list(g.scores)] for g in games]
+        print(json.dumps({"pair": games[0].pair, "games": progress}), file=sys.stderr, flush=True)
         if args.sprt is None:
             return False
         pair_results.append(pair_score(*(_game_score(g) for g in games)))
@@ -439,7 +384,7 @@ def main(argv: list[str] | None = None) -> None:
         for level, values in game.cpu_times.items():
             cpu_times.setdefault(level, []).extend(values)
         for level, tally in game.bidding.items():
-            into = tallies.setdefault(level, dict.fromkeys(_BID_KEYS, 0))
+            into = tallies.setdefault(level, dict.fromkeys(BID_KEYS, 0))
             for key, value in tally.items():
                 into[key] += value
     if not results:

@@ -27,14 +27,20 @@ How each kind is judged with what the seat knew (points: the hand's margin, see
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 
-from engine.actions import Bid, BlindNil, Discard, Exchange, Keep, Play, PlayerAction
+from engine.actions import Bid, BlindNil, Exchange, Keep, Play, PlayerAction
 from engine.analysis import botlink
+from engine.analysis.judge_setup import (
+    OPPONENT_POINTS_AGAINST_BLIND_NIL,
+    judge_blind_nil,
+    judge_draft,
+    judge_exchange,
+    seat_of,
+)
 from engine.analysis.model import AnalysisError, AnalysisLevel, Hindsight, Knew
-from engine.cards import ALL_CARDS_MASK, CARDS, card_mask, cards_in
+from engine.cards import ALL_CARDS_MASK, CARDS, card_mask
 from engine.game import Phase, PlayerView, legal_play_mask, score_seat, trick_winner
 from engine.rules import RuleSet
 
@@ -46,9 +52,6 @@ __all__ = [
     "judge_play_hindsight",
     "margin_table",
 ]
-
-OPPONENT_POINTS_AGAINST_BLIND_NIL = 57.5
-"""Mean points of a seat whose opponent went blind nil (it gets most of the tricks)."""
 
 _PACK = 32.0
 """Exact solves rank ``margin * _PACK + tricks``: the margin first, then more tricks for
@@ -103,12 +106,6 @@ def _representative(card: int, moves: list[int], others: int) -> int:
     return card
 
 
-def _seat_of(view: PlayerView) -> int:
-    if view.seat is None:
-        raise AnalysisError("a spectator's view has no decisions to judge")
-    return view.seat
-
-
 def judge_known(
     view: PlayerView, action: PlayerAction, level: AnalysisLevel, seed: str
 ) -> Knew | None:
@@ -133,12 +130,12 @@ def judge_known(
         assert isinstance(action, Bid)
         return _judge_bid(view, action.tricks, level, rng)
     if phase is Phase.DRAFT:
-        return _judge_draft(view, isinstance(action, Keep))
+        return judge_draft(view, isinstance(action, Keep))
     if phase is Phase.EXCHANGE:
         assert isinstance(action, Exchange)
-        return _judge_exchange(view, card_mask(action.cards), level, rng)
+        return judge_exchange(view, card_mask(action.cards), level, rng)
     assert isinstance(action, BlindNil)
-    return _judge_blind_nil(view, action.declare)
+    return judge_blind_nil(view, action.declare)
 
 
 # ---- cards ----------------------------------------------------------------------------
@@ -195,7 +192,7 @@ def _pair(view: PlayerView, me: int) -> tuple[tuple[int | None, int | None], tup
 
 
 def _judge_play(view: PlayerView, made: int, level: AnalysisLevel, rng: random.Random) -> Knew:
-    me = _seat_of(view)
+    me = seat_of(view)
     opp = 1 - me
     know = botlink.read_knowledge(view)
     hand = know.hand
@@ -248,7 +245,7 @@ def judge_play_hindsight(view: PlayerView, made: int, opponent_hand: int) -> Hin
     ``opponent_hand`` is the mask of the cards the opponent actually holds now. Raises
     :class:`~engine.analysis.model.AnalysisError` if ``made`` is not a legal card.
     """
-    me = _seat_of(view)
+    me = seat_of(view)
     opp = 1 - me
     hand = view.hand_mask
     legal = legal_play_mask(hand, view.lead_suit, view.spades_broken)
@@ -297,7 +294,7 @@ def _bid_range(rules: RuleSet) -> range:
 
 
 def _judge_bid(view: PlayerView, made: int, level: AnalysisLevel, rng: random.Random) -> Knew:
-    me = _seat_of(view)
+    me = seat_of(view)
     opp = 1 - me
     rules = view.rules
     know = botlink.read_knowledge(view)
@@ -363,7 +360,7 @@ def judge_bid_hindsight(
     nil and the hand's double-dummy trick count (a higher bid is set, a lower one only
     gives bags), besides the bid made.
     """
-    me = _seat_of(view)
+    me = seat_of(view)
     opp = 1 - me
     rules = view.rules
     hand = view.hand_mask
@@ -387,116 +384,4 @@ def judge_bid_hindsight(
         made_points=made_points,
         best_points=best_points,
         best_action=Bid(best),
-    )
-
-
-# ---- draft, exchange, blind nil --------------------------------------------------------
-
-
-def _draft_values(view: PlayerView) -> tuple[float, float]:
-    """``(keep, discard)``: what the hand is worth after each choice (the bot's valuation)."""
-    me = _seat_of(view)
-    offered = view.offered
-    assert offered is not None
-    hand = view.hand_mask
-    seen = hand | card_mask(view.draft_discarded) | card_mask(view.draft_seen_after_keep)
-    unseen = ALL_CARDS_MASK & ~seen & ~(1 << offered)
-    to_come = 13 - view.draft_turns[me] - 1
-    blind = bool(view.blind_nil[me])
-    nil_allowed = view.rules.nil or blind
-    bonus = float(view.rules.blind_nil_bonus)
-
-    def worth(cards: int, unknown: int) -> float:
-        value = botlink.plan_value(cards, unknown, 13, to_come, nil_allowed, blind)
-        if blind:  # the valuation is then the log of the nil chance
-            chance = math.exp(value)
-            return bonus * (2.0 * chance - 1.0)
-        return value
-
-    keep = worth(hand | 1 << offered, unseen)
-    total = 0.0
-    count = 0
-    rest = unseen
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        total += worth(hand | low, (unseen & ~low) | (1 << offered))
-        count += 1
-    discard = total / count if count else keep
-    return keep, discard
-
-
-def _judge_draft(view: PlayerView, kept: bool) -> Knew:
-    keep, discard = _draft_values(view)
-    made = keep if kept else discard
-    best_action: PlayerAction = Keep() if keep >= discard else Discard()
-    best = max(keep, discard)
-    return Knew(made=made, best=best, best_action=best_action, loss=best - made, samples=0)
-
-
-def _exchange_chance(
-    hand: int,
-    given: int,
-    pile_draws: list[list[int]],
-    unseen: int,
-) -> float:
-    """Mean nil chance after giving ``given`` and drawing as many cards from the pile."""
-    count = given.bit_count()
-    kept = hand & ~given
-    total = 0.0
-    for pile in pile_draws:
-        received = 0
-        for card in pile[:count]:
-            received |= 1 << card
-        total += botlink.nil_chance(kept | received, unseen & ~received, 13)
-    return total / len(pile_draws)
-
-
-def _judge_exchange(view: PlayerView, given: int, level: AnalysisLevel, rng: random.Random) -> Knew:
-    rules = view.rules
-    hand = view.hand_mask
-    pile_known = card_mask(view.draft_discarded) | card_mask(view.draft_seen_after_keep)
-    seen = hand | pile_known | card_mask(view.draft_kept) | card_mask(view.draft_taken)
-    unseen = ALL_CARDS_MASK & ~seen
-    pile_size = view.pile_size or 26
-    known_cards = list(cards_in(pile_known))
-    unseen_cards = list(cards_in(unseen))
-    hidden_in_pile = max(0, pile_size - len(known_cards))
-    draws: list[list[int]] = []
-    for _ in range(level.exchange_draws):
-        pile = [int(c) for c in known_cards]
-        pile += [int(c) for c in rng.sample(unseen_cards, min(hidden_in_pile, len(unseen_cards)))]
-        rng.shuffle(pile)
-        draws.append(pile)
-    limit = rules.blind_nil_exchange
-    bot_choice = botlink.best_exchange(hand, pile_known, unseen, pile_size, limit)
-    bonus = float(rules.blind_nil_bonus)
-    candidates = {given, bot_choice, 0}
-    values = {
-        mask: bonus * (2.0 * _exchange_chance(hand, mask, draws, unseen) - 1.0)
-        for mask in candidates
-    }
-    best = max(candidates, key=lambda mask: (values[mask], mask == given))
-    return Knew(
-        made=values[given],
-        best=values[best],
-        best_action=Exchange(cards_in(best)),
-        loss=max(0.0, values[best] - values[given]),
-        samples=level.exchange_draws,
-    )
-
-
-def _judge_blind_nil(view: PlayerView, declared: bool) -> Knew:
-    bonus = float(view.rules.blind_nil_bonus)
-    success = botlink.BLIND_NIL_SUCCESS
-    declare = bonus * (2.0 * success - 1.0) - OPPONENT_POINTS_AGAINST_BLIND_NIL
-    decline = 0.0  # a normal hand against a normal hand: no margin either way on average
-    made = declare if declared else decline
-    best = max(declare, decline)
-    return Knew(
-        made=made,
-        best=best,
-        best_action=BlindNil(declare > decline),
-        loss=best - made,
-        samples=0,
     )
