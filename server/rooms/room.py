@@ -27,6 +27,7 @@ from protocol import messages as m
 from server.accounts.rating import GameEnd
 from server.errors import RequestError
 from server.logs import event
+from server.net.frames import Frame
 from server.rooms import views
 from server.rooms.play import Play
 from server.rooms.ports import Clock, Listener, RoomHost
@@ -130,9 +131,10 @@ class Room:
         self.spectators.discard(listener)
         listener.watching.discard(self.code)
 
-    def broadcast(self, data: bytes) -> None:
+    def broadcast(self, frame: Frame) -> None:
+        """The same message to every seat and spectator (each in its wire format)."""
         for _, listener in self.audience():
-            listener.send_bytes(data)
+            listener.send_frame(frame)
 
     # ---- messages -------------------------------------------------------------------
 
@@ -157,9 +159,16 @@ class Room:
 
     def send_update(self, skip: Listener | None = None) -> None:
         now = self.now()
+        # once per viewer kind and minor version, however many spectators
+        frames: dict[tuple[int | None, int], Frame | None] = {}
         for seat, listener in self.audience():
             if listener is not skip:
-                listener.send(m.TableUpdate(table=self.info(seat, now)))
+                key = (seat, listener.minor)
+                if key not in frames:
+                    frames[key] = Frame.of(m.TableUpdate(table=self.info(seat, now)), key[1])
+                frame = frames[key]
+                if frame is not None:
+                    listener.send_frame(frame)
 
     # ---- the store ------------------------------------------------------------------
 
