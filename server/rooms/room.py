@@ -46,7 +46,6 @@ class Room:
         self.host = host
         self.clock = clock
         self.spectators: set[Listener] = set()
-        self.address: str | None = None  # the network address that created it (not stored)
         # told of a game given up (the loser's player id, the record id, and the record
         # when nobody had acted: kept in memory only): the registry counts it and keeps
         # such a record while the table lives (server/lobby/churn.py)
@@ -54,6 +53,15 @@ class Room:
         self.humans_gone_at: float | None = None  # since when no human here is connected
         self.ended: Callable[[GameEnd], object] = lambda end: None  # rated in its turn
         self.play = Play(self, host, clock)
+
+    @property
+    def address(self) -> str | None:
+        """The share of the network address that created the table (stored with it)."""
+        return self.table.address
+
+    @address.setter
+    def address(self, address: str | None) -> None:
+        self.table.address = address
 
     @property
     def state(self) -> GameState:
