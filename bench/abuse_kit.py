@@ -1,7 +1,7 @@
 """What every abuse suite shares: clients from a chosen loopback address, the honest
 players beside the attacks, the server process, and the measured window of one phase.
 
-    async with server_process(db_path) as (server, url):     # python3 -m server, ERROR logs
+    async with server_process(db_path) as (server, url):     # python3 -m server, /metrics
         honest = Honest(url)                                 # plays the easy bot, pings
         tasks = honest.start()
         child = spawn(attack_function, (name, url, deadline, results))   # or None
@@ -35,12 +35,15 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench._procstat import cpu_seconds, rss_kib
+from bench.loadlib.rawclient import free_port
+from bench.loadlib.scrape import loop_lag, metrics_page
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
 __all__ = [
     "HONEST",
     "Honest",
+    "Served",
     "Window",
     "hello",
     "honest_figures",
@@ -169,20 +172,40 @@ class Honest:
         return pings, replies
 
 
+@dataclass
+class Served:
+    """A server process: its websocket URL and the port of its ``/metrics`` page."""
+
+    process: subprocess.Popen[str]
+    url: str
+    metrics_port: int
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def poll(self) -> int | None:
+        return self.process.poll()
+
+
 @contextlib.asynccontextmanager
-async def server_process(db: str) -> AsyncIterator[tuple[subprocess.Popen[str], str]]:
-    """``python3 -m server`` on a free loopback port with its store at ``db``: the process
-    and its websocket URL; terminated (killed if it must be) at the end."""
+async def server_process(db: str) -> AsyncIterator[tuple[Served, str]]:
+    """``python3 -m server`` on a free loopback port with its store at ``db`` (and its
+    ``/metrics`` on another): the process and its websocket URL; terminated (killed if it
+    must be) at the end."""
+    metrics_port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", "0", "--db", db, "--log-level", "ERROR"],
+        [sys.executable, "-m", "server", "--port", "0", "--db", db, "--log-level", "ERROR",
+         "--metrics-port", str(metrics_port)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
-    )
+    )  # fmt: skip
     try:
         assert server.stdout is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
-        yield server, line.split()[-1]
+        url = line.split()[-1]
+        yield Served(server, url, metrics_port), url
     finally:
         server.terminate()
         try:
@@ -209,16 +232,25 @@ def join(child: BaseProcess | None, seconds: float) -> None:
 @dataclass
 class Window:
     """What one phase measured: honest pings and bot replies (s), the server's CPU (% of
-    one core) and its largest RSS (KiB) in the window."""
+    one core), its largest RSS (KiB) and its loop lag (see bench/loadlib/scrape.py) in
+    the window."""
 
     pings: list[float]
     replies: list[float]
     cpu_pct: float
     rss_kib: int
+    loop_lag: dict[str, float]
+
+
+async def _page(server: Served) -> str:
+    try:
+        return await asyncio.to_thread(metrics_page, server.metrics_port)
+    except OSError:  # no page: no loop-lag figures for this window
+        return ""
 
 
 async def measure(
-    server: subprocess.Popen[str],
+    server: Served,
     honest: Honest,
     warmup: float,
     deadline: float,
@@ -230,6 +262,7 @@ async def measure(
     await asyncio.sleep(warmup)
     honest.take()
     cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
+    page_start = await _page(server)
     if at_start is not None:
         await at_start()
     rss = rss_floor
@@ -238,7 +271,8 @@ async def measure(
         await asyncio.sleep(0.25)
     pings, replies = honest.take()
     cpu = cpu_seconds(server.pid) - cpu_start
-    return Window(pings, replies, 100 * cpu / (time.monotonic() - window_start), rss)
+    lag = loop_lag(page_start, await _page(server)) if page_start else {}
+    return Window(pings, replies, 100 * cpu / (time.monotonic() - window_start), rss, lag)
 
 
 def honest_figures(window: Window) -> dict[str, Any]:
@@ -253,4 +287,8 @@ def honest_figures(window: Window) -> dict[str, Any]:
         if not window.replies
         else round(statistics.median(window.replies), 3),
         "bot_replies": len(window.replies),
+        # how late the server's own loop ran its probe: a ping tail the loop does not
+        # show is the machine's (scheduling), not the server's
+        "loop_lag_p99_ms": window.loop_lag.get("p99_ms"),
+        "loop_lag_over_5ms": window.loop_lag.get("over_5ms"),
     }

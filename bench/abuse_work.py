@@ -340,6 +340,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 phases[name] = {
                     **{k: figures[k] for k in ("ping_p50_ms", "ping_p99_ms", "server_cpu_pct")},
                     "bot_reply_p50_s": figures["bot_reply_p50_s"],
+                    "loop_lag_p99_ms": figures["loop_lag_p99_ms"],
                     **seen,
                     "rss_growth_mib": round((window.rss_kib - rss_start) / 1024, 1),
                     "store_growth_kib": round(grown / 1024, 1),
