@@ -44,7 +44,7 @@ from protocol.codec import decode_server, encode
 from protocol.errors import DecodeError
 from server.app import Conn, Hub
 from server.config import ServerConfig
-from server.net.frames import Frame
+from server.rooms.frames import Frame
 
 CONFIG = ServerConfig(
     port=0,

@@ -33,9 +33,9 @@ from server.gateway.session import Session
 from server.lobby.players import Player
 from server.lobby.registry import Elsewhere, Rooms
 from server.logs import event
-from server.net.frames import Frame
 from server.ops.moderation import REPORT_PREFIX, is_report, new_report
 from server.rooms import requests
+from server.rooms.frames import Frame
 from server.rooms.room import Room
 from server.store import Storage
 

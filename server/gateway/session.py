@@ -9,7 +9,7 @@
 
 This is the one place that encodes for a connection (:meth:`Session.send`, by minor
 version); a frame shared by many sockets (:meth:`Session.send_frame`, a
-:class:`~server.net.frames.Frame`) is taken in the connection's wire format, msgpack or
+:class:`~server.rooms.frames.Frame`) is taken in the connection's wire format, msgpack or
 JSON, each made at most once per frame whatever the number of sockets. The frames are written by
 :func:`server.net.writer.write_frames`, the one writer to the socket. Reading frames is
 :mod:`server.net.transport`, dispatching them :mod:`server.gateway.router`.
@@ -32,8 +32,8 @@ from server.limits import TokenBucket
 from server.lobby.players import Player
 from server.logs import event
 from server.net.addresses import client_host
-from server.net.frames import Frame
 from server.net.writer import write_frames
+from server.rooms.frames import Frame
 
 __all__ = [
     "Conn",

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from server.limits import TokenBucket
 from server.lobby.names import NameIndex
-from server.net.frames import Frame
+from server.rooms.frames import Frame
 from server.store import Storage, token_hash
 
 __all__ = ["Link", "Player", "Players"]

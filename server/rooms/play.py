@@ -40,9 +40,9 @@ from protocol import messages as m
 from protocol.codec import encode
 from server.accounts.rating import GameEnd
 from server.logs import event
-from server.net.frames import Frame
 from server.rooms.ending import game_end, game_over_message
 from server.rooms.entropy import HandEntropy, with_withheld
+from server.rooms.frames import Frame
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Level, Table
 from server.store import StoreError

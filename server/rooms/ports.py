@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from server.bots import BotRunner
 from server.config import ServerConfig
-from server.net.frames import Frame
+from server.rooms.frames import Frame
 from server.store import Storage
 
 __all__ = ["Clock", "Listener", "RoomHost", "RoomMetrics"]

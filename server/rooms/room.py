@@ -27,8 +27,8 @@ from protocol import messages as m
 from server.accounts.rating import GameEnd
 from server.errors import RequestError
 from server.logs import event
-from server.net.frames import Frame
 from server.rooms import views
+from server.rooms.frames import Frame
 from server.rooms.play import Play
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Expiry, Seat, Status, Table

@@ -14,9 +14,8 @@ from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, decode_server, decode_server_json
 from server.config import ServerConfig
 from server.gateway.session import Session
-from server.net import frames
-from server.net.frames import Frame
-from server.rooms import requests
+from server.rooms import frames, requests
+from server.rooms.frames import Frame
 from tests.server.test_rooms import Host, a_room, play, seat_both
 
 

@@ -19,8 +19,8 @@ from protocol.codec import decode_server
 from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
-from server.net.frames import Frame
 from server.rooms import requests
+from server.rooms.frames import Frame
 from server.rooms.room import Room
 from server.rooms.table import Table
 from server.store import Store

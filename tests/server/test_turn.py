@@ -24,7 +24,7 @@ from server.lobby.handlers import Lobby
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.lobby.turn import UnitOfWork
-from server.net.frames import Frame
+from server.rooms.frames import Frame
 from server.store import Store, StoreError
 from tests.server.test_rooms import CONFIG, ManualClock
 
