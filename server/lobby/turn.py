@@ -15,8 +15,7 @@ action before it is stored. Before the commit the directory must prove this node
 owns every table the turn wrote for (in a cluster; fencing).
 
 Group commit: with a store on a file or a server (``store.threaded_commits``) the commit
-runs in the store's commit thread (:meth:`Storage.detach`, then the batch runs on a
-:class:`~server.store.committer.Committer`, one long-lived thread) and the loop
+runs in a worker thread (:meth:`Storage.detach`, then the batch runs there) and the loop
 goes on with other requests meanwhile. The frames of the committing turn are taken out of
 their sessions (a session's later frames queue behind them); the turns that end while a
 commit is in flight gather into one group, committed as one batch as soon as it lands.
@@ -33,6 +32,8 @@ turns gathered behind a failed batch were worked out on top of it: they are refu
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -45,7 +46,7 @@ from protocol import messages as m
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.store import FencedError, Storage
-from server.store.committer import CommitJob, Committer
+from server.store.base import CommitBatch
 
 __all__ = ["Closable", "Fencing", "Outbox", "Turn", "UnitOfWork"]
 
@@ -116,6 +117,22 @@ class Turn:
         self.new_players.extend(later.new_players)
 
 
+@dataclass
+class _InFlight:
+    """A turn whose batch is being committed by the worker (the future: its seconds)."""
+
+    turn: Turn
+    batch: CommitBatch
+    future: concurrent.futures.Future[float]
+
+
+def _timed(batch: CommitBatch) -> float:
+    """Run ``batch`` (in the worker thread); the seconds it took."""
+    started = time.perf_counter()
+    batch.run()
+    return time.perf_counter() - started
+
+
 class UnitOfWork:
     """The owner of "stored before anyone hears" (see the module)."""
 
@@ -136,9 +153,9 @@ class UnitOfWork:
         self._fencing = fencing
         self._turn = Turn()
         self._handle: asyncio.Handle | None = None
-        self._inflight: CommitJob[Turn] | None = None  # a turn whose batch is committing
+        self._inflight: _InFlight | None = None
         self._waiting = False  # a turn ended while a batch was in flight
-        self._committer: Committer[Turn] | None = None
+        self._worker: concurrent.futures.ThreadPoolExecutor | None = None
 
     # ---- what a turn did --------------------------------------------------------------
 
@@ -209,29 +226,35 @@ class UnitOfWork:
         turn.frames = [(session, session.pending) for session in turn.dirty]
         for session in turn.dirty:
             session.pending = []  # what it is sent from now on queues behind these
-        if self._committer is None:
-            self._committer = Committer(asyncio.get_running_loop(), self._chain)
-        self._inflight = self._committer.submit(batch, turn)
+        if self._worker is None:
+            self._worker = concurrent.futures.ThreadPoolExecutor(1, "spades-commit")
+        inflight = _InFlight(turn, batch, self._worker.submit(_timed, batch))
+        self._inflight = inflight
+        loop = asyncio.get_running_loop()
 
-    def _chain(self, inflight: CommitJob[Turn]) -> None:
-        self._landed(inflight, True)
+        def landed(_: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._landed, inflight, True)
 
-    def _landed(self, inflight: CommitJob[Turn], chain: bool) -> None:
+        inflight.future.add_done_callback(landed)
+
+    def _landed(self, inflight: _InFlight, chain: bool) -> None:
         """The batch in flight is done: send its frames, or refuse it and the turns
         gathered behind it; then (``chain``) start the group that gathered meanwhile."""
         if self._inflight is not inflight:
             return  # a flush saw it land first
         self._inflight = None
-        turn = inflight.token
-        error = inflight.error
-        if error is not None:
+        turn = inflight.turn
+        try:
+            seconds = inflight.future.result()
+        except Exception as error:
             inflight.batch.settle(False)
             turn.join(self.take())  # worked out on top of the lost turn: lost with it
             self._waiting = False
             self._lost(error, turn)
             return
         inflight.batch.settle(True)
-        self.metrics.committed(inflight.seconds, turn.received)
+        self.metrics.committed(seconds, turn.received)
         self._write(turn)
         self.metrics.sent(turn.received)
         if chain and self._waiting:
@@ -254,7 +277,7 @@ class UnitOfWork:
         flight lands first: this waits for it)."""
         inflight = self._inflight
         if inflight is not None:
-            inflight.wait()
+            concurrent.futures.wait([inflight.future])
             self._landed(inflight, chain=False)
         self._waiting = False
         turn = self.take()
@@ -274,11 +297,11 @@ class UnitOfWork:
         self._lost(error, turn)
 
     def close(self) -> None:
-        """Flush, and stop the commit thread (at the server's close)."""
+        """Flush, and stop the commit worker (at the server's close)."""
         self.flush()
-        if self._committer is not None:
-            self._committer.close()
-            self._committer = None
+        if self._worker is not None:
+            self._worker.shutdown(wait=True)
+            self._worker = None
 
     def _lost(self, error: Exception, turn: Turn) -> None:
         self.metrics.commit_failed()
