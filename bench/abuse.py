@@ -37,8 +37,6 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
-import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,11 +46,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 
-from bench._procstat import cpu_seconds, rss_kib
+from bench.abuse_kit import (
+    Honest,
+    hello,
+    honest_figures,
+    join,
+    measure,
+    ratio,
+    server_process,
+    spawn,
+    until,
+)
 from protocol import messages as m
-from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
+from protocol.codec import encode
 
 ATTACKS = (
     "ping_flood",
@@ -63,35 +71,7 @@ ATTACKS = (
     "list_flood",
     "half_open",
 )
-HONEST = ("127.0.0.1", 0)
-ATTACKER = ("127.0.0.2", 0)  # each attack process sets its own: 127.0.0.2, .3, ...
-
-
-async def _open(url: str, source: tuple[str, int]) -> ClientConnection:
-    return await connect(
-        url,
-        compression=None,
-        max_size=MAX_SERVER_MESSAGE_BYTES,
-        local_addr=source,
-        ping_interval=None,
-        open_timeout=10,
-    )
-
-
-async def _hello(url: str, name: str, source: tuple[str, int]) -> ClientConnection:
-    ws = await _open(url, source)
-    await ws.send(encode(m.Hello(protocol_version=1, name=name)))
-    while not isinstance(decode_server(await ws.recv()), m.Welcome):
-        pass
-    return ws
-
-
-async def _reply(ws: ClientConnection, kind: type[Any], limit: int = 200) -> Any:
-    for _ in range(limit):
-        message = decode_server(await ws.recv())
-        if isinstance(message, kind | m.ErrorMessage):
-            return message
-    return None
+ATTACKER = "127.0.0.2"  # each attack process sets its own: 127.0.0.2, .3, ...
 
 
 # ---- attacks (each runs in its own process until its deadline) -----------------------
@@ -100,7 +80,7 @@ async def _reply(ws: ClientConnection, kind: type[Any], limit: int = 200) -> Any
 async def _ping_flood(url: str, deadline: float) -> dict[str, int]:
     pings = dropped = 0
     while time.monotonic() < deadline:
-        conns = [await _hello(url, f"pf{i}", ATTACKER) for i in range(2)]
+        conns = [await hello(url, f"pf{i}", ATTACKER) for i in range(2)]
         for ws in conns:
             ws.transport.pause_reading()
         while time.monotonic() < deadline and not all(ws.transport.is_closing() for ws in conns):
@@ -122,9 +102,9 @@ async def _ping_flood(url: str, deadline: float) -> dict[str, int]:
 async def _slow_reader(url: str, deadline: float) -> dict[str, int]:
     sent = dropped = 0
     while time.monotonic() < deadline:
-        ws = await _hello(url, "slow", ATTACKER)
+        ws = await hello(url, "slow", ATTACKER)
         await ws.send(encode(m.CreateTable(private=True)))
-        snap = await _reply(ws, m.Snapshot)
+        snap = await until(ws, m.Snapshot)
         if not isinstance(snap, m.Snapshot):
             break
         ws.transport.pause_reading()
@@ -148,7 +128,7 @@ async def _hello_flood(url: str, deadline: float) -> dict[str, int]:
         nonlocal hellos, refused
         while time.monotonic() < deadline:
             try:
-                ws = await _hello(url, f"hf{index}", ATTACKER)
+                ws = await hello(url, f"hf{index}", ATTACKER)
                 hellos += 1
                 await ws.close()
             except Exception:
@@ -163,11 +143,11 @@ async def _squat(url: str, deadline: float) -> dict[str, int]:
     created = refused = 0
     held: list[ClientConnection] = []
     while time.monotonic() < deadline and refused < 3:
-        ws = await _hello(url, f"sq{len(held)}", ATTACKER)
+        ws = await hello(url, f"sq{len(held)}", ATTACKER)
         held.append(ws)
         for _ in range(10):
             await ws.send(encode(m.CreateTable(hold_seconds=3600)))
-            reply = await _reply(ws, m.Snapshot)
+            reply = await until(ws, m.Snapshot)
             if isinstance(reply, m.Snapshot):
                 created += 1
             else:
@@ -183,7 +163,7 @@ async def _bot_tables(url: str, deadline: float) -> dict[str, int]:
     created = refused = 0
     held: list[ClientConnection] = []
     while time.monotonic() < deadline and refused < 3:
-        ws = await _hello(url, f"bt{len(held)}", ATTACKER)
+        ws = await hello(url, f"bt{len(held)}", ATTACKER)
         held.append(ws)
         for _ in range(10):
             await ws.send(
@@ -196,7 +176,7 @@ async def _bot_tables(url: str, deadline: float) -> dict[str, int]:
                     )
                 )
             )
-            reply = await _reply(ws, m.Snapshot)
+            reply = await until(ws, m.Snapshot)
             if isinstance(reply, m.Snapshot):
                 created += 1
             else:
@@ -209,17 +189,17 @@ async def _bot_tables(url: str, deadline: float) -> dict[str, int]:
 
 
 async def _list_flood(url: str, deadline: float) -> dict[str, int]:
-    hosts = [await _hello(url, f"lh{i}", ATTACKER) for i in range(10)]
+    hosts = [await hello(url, f"lh{i}", ATTACKER) for i in range(10)]
     made = 0
     for ws in hosts:
         for _ in range(10):
             await ws.send(encode(m.CreateTable()))
-            made += isinstance(await _reply(ws, m.Snapshot), m.Snapshot)
+            made += isinstance(await until(ws, m.Snapshot), m.Snapshot)
     lists = 0
 
     async def lister(index: int) -> None:
         nonlocal lists
-        ws = await _hello(url, f"ll{index}", ATTACKER)
+        ws = await hello(url, f"ll{index}", ATTACKER)
         while time.monotonic() < deadline:
             for _ in range(25):  # just under the 30 messages/s budget
                 await ws.send(encode(m.ListTables()))
@@ -242,7 +222,9 @@ async def _half_open(url: str, deadline: float) -> dict[str, int]:
         writers = [w for w in writers if not w.is_closing()]
         while len(writers) < 400 and time.monotonic() < deadline:
             try:
-                _, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=ATTACKER)
+                _, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(ATTACKER, 0)
+                )
             except OSError:
                 break
             writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
@@ -258,7 +240,7 @@ def _attack(name: str, url: str, deadline: float, results: Any) -> None:
     """Run in a child process: one attack until ``deadline`` (time.monotonic), from its
     own loopback address (what one attack leaves behind does not limit the next)."""
     global ATTACKER
-    ATTACKER = (f"127.0.0.{2 + ATTACKS.index(name)}", 0)
+    ATTACKER = f"127.0.0.{2 + ATTACKS.index(name)}"
     attack = globals()[f"_{name}"]
     try:
         results[name] = asyncio.run(
@@ -268,87 +250,14 @@ def _attack(name: str, url: str, deadline: float, results: Any) -> None:
         results[name] = {"attack_error": repr(error)}
 
 
-# ---- the honest side -------------------------------------------------------------------
-
-
-class Honest:
-    """A human playing the easy bot, and a connection pinging every 50 ms."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.pings: list[float] = []
-        self.replies: list[float] = []
-        self.errors = 0
-        self.stop = False
-
-    async def play(self) -> None:
-        rng = random.Random(5)
-        while not self.stop:
-            ws = await _hello(self.url, "honest", HONEST)
-            await ws.send(encode(m.CreateTable(bot="easy", overrides={"target_score": 500})))
-            sent: float | None = None
-            seq = 0
-            async for data in ws:
-                message = decode_server(data)  # type: ignore[arg-type]
-                if isinstance(message, m.YourTurn):
-                    if sent is not None:
-                        self.replies.append(time.monotonic() - sent)
-                    if self.stop:
-                        break
-                    seq += 1
-                    action = rng.choice(message.legal)
-                    act = m.Act(code=message.table, action=action, version=message.version, seq=seq)
-                    sent = time.monotonic()
-                    await ws.send(encode(act))
-                elif isinstance(message, m.ErrorMessage):
-                    self.errors += 1
-                elif isinstance(message, m.GameOver):
-                    break
-            await ws.close()
-
-    async def ping(self) -> None:
-        ws = await _hello(self.url, "pinger", HONEST)
-        nonce = 0
-        while not self.stop:
-            nonce += 1
-            start = time.monotonic()
-            await ws.send(encode(m.Ping(nonce=nonce)))
-            while True:
-                reply = decode_server(await ws.recv())
-                if isinstance(reply, m.Pong) and reply.nonce == nonce:
-                    break
-            self.pings.append(time.monotonic() - start)
-            await asyncio.sleep(0.05)
-        await ws.close()
-
-    def take(self) -> tuple[list[float], list[float]]:
-        pings, replies = self.pings, self.replies
-        self.pings, self.replies = [], []
-        return pings, replies
-
-
-def _percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+# ---- phases ----------------------------------------------------------------------------
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", "0", "--db", f"{folder}/abuse.db",
-             "--log-level", "ERROR"],
-            cwd=Path(__file__).resolve().parent.parent,
-            stdout=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        try:
-            assert server.stdout is not None
-            line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
-            url = line.split()[-1]
+        async with server_process(f"{folder}/abuse.db") as (server, url):
             honest = Honest(url)
-            tasks = [asyncio.create_task(honest.play()), asyncio.create_task(honest.ping())]
+            tasks = honest.start()
             manager = multiprocessing.get_context("spawn").Manager()
             results = manager.dict()
             phases: dict[str, Any] = {}
@@ -356,36 +265,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 deadline = time.monotonic() + args.warmup + args.seconds
                 child = None
                 if name != "baseline":
-                    child = multiprocessing.get_context("spawn").Process(
-                        target=_attack, args=(name, url, deadline, results)
-                    )
-                    child.start()
-                await asyncio.sleep(args.warmup)
-                honest.take()
-                cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
-                rss = 0
-                while time.monotonic() < deadline:
-                    rss = max(rss, rss_kib(server.pid))
-                    await asyncio.sleep(0.25)
-                pings, replies = honest.take()
-                cpu_pct = (
-                    100 * (cpu_seconds(server.pid) - cpu_start) / (time.monotonic() - window_start)
-                )
-                if child is not None:
-                    child.join(30)
-                    if child.is_alive():
-                        child.kill()
-                p50, p99 = _percentile(pings, 0.5), _percentile(pings, 0.99)
+                    child = spawn(_attack, (name, url, deadline, results))
+                window = await measure(server, honest, args.warmup, deadline)
+                join(child, 30)
                 phases[name] = {
-                    "ping_p50_ms": None if p50 is None else round(p50 * 1000, 2),
-                    "ping_p99_ms": None if p99 is None else round(p99 * 1000, 2),
-                    "server_cpu_pct": round(cpu_pct, 1),
-                    "pings": len(pings),
-                    "bot_reply_p50_s": None
-                    if not replies
-                    else round(statistics.median(replies), 3),
-                    "bot_replies": len(replies),
-                    "server_rss_mib": round(rss / 1024, 1),
+                    **honest_figures(window),
+                    "server_rss_mib": round(window.rss_kib / 1024, 1),
                     "server_alive": server.poll() is None,
                     "attacker": dict(results.get(name, {})) if name != "baseline" else {},
                 }
@@ -393,12 +278,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for task in tasks:
                 task.cancel()
             manager.shutdown()
-        finally:
-            server.terminate()
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                server.kill()
     base = phases["baseline"]
     worst_ping = max((p["ping_p99_ms"] or 0.0) for p in phases.values())
     worst_bot = max((p["bot_reply_p50_s"] or 0.0) for p in phases.values())
@@ -407,10 +286,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "seconds_per_phase": args.seconds,
         "phases": phases,
         "worst_ping_p99_ms": worst_ping,
+        "ping_p99_ratio_to_baseline": ratio(base["ping_p99_ms"], worst_ping),
         "worst_bot_reply_p50_s": worst_bot,
-        "bot_reply_ratio_to_baseline": None
-        if not base["bot_reply_p50_s"]
-        else round(worst_bot / base["bot_reply_p50_s"], 2),
+        "bot_reply_ratio_to_baseline": ratio(base["bot_reply_p50_s"], worst_bot),
         "honest_errors": honest.errors,
     }
 

@@ -36,8 +36,6 @@ import contextlib
 import json
 import multiprocessing
 import random
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,16 +44,25 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 
-from bench._procstat import cpu_seconds, rss_kib
-from bench.abuse import Honest, _percentile  # the same honest player as every abuse suite
+from bench.abuse_kit import (  # the same honest player as every abuse suite
+    Honest,
+    hello,
+    honest_figures,
+    join,
+    measure,
+    open_ws,
+    ratio,
+    server_process,
+    spawn,
+    until,
+)
 from protocol import messages as m
-from protocol.codec import JSON_SUBPROTOCOL, MAX_SERVER_MESSAGE_BYTES, decode_server, encode
+from protocol.codec import decode_server, encode
 
 # the phases that leave tables or bots behind go last
 ATTACKS = ("list_flood", "json_keys", "credit_play", "connections", "bot_tables", "tables")
-HONEST = "127.0.0.1"
 FIRST_SOURCE = 20  # phase i uses 127.0.0.(20 + 10 i) ... (+9)
 
 
@@ -64,49 +71,18 @@ def _sources(phase: str, count: int) -> list[str]:
     return [f"127.0.0.{base + i}" for i in range(count)]
 
 
-async def _open(url: str, source: str, json_wire: bool = False) -> ClientConnection:
-    return await connect(
-        url,
-        compression=None,
-        max_size=MAX_SERVER_MESSAGE_BYTES,
-        local_addr=(source, 0),
-        ping_interval=None,
-        open_timeout=10,
-        subprotocols=[JSON_SUBPROTOCOL] if json_wire else None,  # type: ignore[list-item]
-    )
-
-
-async def _hello(url: str, name: str, source: str) -> ClientConnection:
-    ws = await _open(url, source)
-    await ws.send(encode(m.Hello(protocol_version=1, name=name)))
-    while True:
-        message = decode_server(await ws.recv())  # type: ignore[arg-type]
-        if isinstance(message, m.Welcome):
-            return ws
-        if isinstance(message, m.ErrorMessage):
-            raise ConnectionError(message.code)
-
-
-async def _reply(ws: ClientConnection, kind: type[Any], limit: int = 200) -> Any:
-    for _ in range(limit):
-        message = decode_server(await ws.recv())  # type: ignore[arg-type]
-        if isinstance(message, kind | m.ErrorMessage):
-            return message
-    return None
-
-
 async def _fill_tables(url: str, source: str, tag: str, **create: Any) -> tuple[int, list[Any]]:
     """Tables from ``source`` until the first refusal: (created, connections held)."""
     created, held = 0, []
     while len(held) < 40:
         try:
-            ws = await _hello(url, f"{tag}{len(held)}", source)
+            ws = await hello(url, f"{tag}{len(held)}", source)
         except Exception:
             break
         held.append(ws)
         for _ in range(10):  # tables one player may sit at
             await ws.send(encode(m.CreateTable(**create)))
-            if not isinstance(await _reply(ws, m.Snapshot), m.Snapshot):
+            if not isinstance(await until(ws, m.Snapshot), m.Snapshot):
                 return created, held
             created += 1
     return created, held
@@ -117,9 +93,9 @@ async def _tables(url: str, deadline: float) -> dict[str, Any]:
     results = await asyncio.gather(
         *(_fill_tables(url, s, f"t{i}_", private=True) for i, s in enumerate(holders))
     )
-    late = await _hello(url, "newcomer", newcomer)
+    late = await hello(url, "newcomer", newcomer)
     await late.send(encode(m.CreateTable(private=True)))
-    ok = isinstance(await _reply(late, m.Snapshot), m.Snapshot)
+    ok = isinstance(await until(late, m.Snapshot), m.Snapshot)
     await asyncio.sleep(max(0.0, deadline - time.monotonic()))
     for _, held in results:
         for ws in held:
@@ -136,7 +112,7 @@ async def _connections(url: str, deadline: float) -> dict[str, Any]:
         count = 0
         while count < 300:
             try:
-                ws = await _open(url, source)
+                ws = await open_ws(url, source)
                 await ws.send(encode(m.Ping(nonce=1)))  # refused ones are closed at once
                 reply = decode_server(await asyncio.wait_for(ws.recv(), 5))  # type: ignore[arg-type]
             except Exception:
@@ -147,7 +123,7 @@ async def _connections(url: str, deadline: float) -> dict[str, Any]:
             count += 1
         counts.append(count)
     try:
-        late = await _hello(url, "newcomer", newcomer)
+        late = await hello(url, "newcomer", newcomer)
         ok = True
         late.transport.abort()
     except Exception:
@@ -177,16 +153,16 @@ async def _bot_tables(url: str, deadline: float) -> dict[str, Any]:
 
 
 async def _list_flood(url: str, deadline: float) -> dict[str, Any]:
-    hosts = [await _hello(url, f"lh{i}", _sources("list_flood", 5)[4]) for i in range(10)]
+    hosts = [await hello(url, f"lh{i}", _sources("list_flood", 5)[4]) for i in range(10)]
     for ws in hosts:
         for _ in range(10):
             await ws.send(encode(m.CreateTable()))
-            await _reply(ws, m.Snapshot)
+            await until(ws, m.Snapshot)
     lists = refused = 0
 
     async def lister(source: str, index: int) -> None:
         nonlocal lists, refused
-        ws = await _hello(url, f"ll{index}", source)
+        ws = await hello(url, f"ll{index}", source)
         with contextlib.suppress(Exception):
             while time.monotonic() < deadline:
                 for _ in range(25):
@@ -213,7 +189,7 @@ async def _json_keys(url: str, deadline: float) -> dict[str, Any]:
 
     async def sender(source: str) -> None:
         nonlocal sent
-        ws = await _open(url, source, json_wire=True)
+        ws = await open_ws(url, source, json_wire=True)
         with contextlib.suppress(Exception):
             while time.monotonic() < deadline:
                 for _ in range(25):
@@ -230,9 +206,9 @@ async def _json_keys(url: str, deadline: float) -> dict[str, Any]:
 
 async def _credit_play(url: str, deadline: float) -> dict[str, Any]:
     source = _sources("credit_play", 1)[0]
-    first, second = await _hello(url, "cp1", source), await _hello(url, "cp2", source)
+    first, second = await hello(url, "cp1", source), await hello(url, "cp2", source)
     await first.send(encode(m.CreateTable(overrides={"target_score": 100_000})))
-    code = (await _reply(first, m.Snapshot)).table.code
+    code = (await until(first, m.Snapshot)).table.code
     await second.send(encode(m.JoinTable(code=code)))
     moves = refused = 0
     start = time.monotonic()
@@ -276,55 +252,22 @@ def attack(name: str, url: str, deadline: float, results: Any) -> None:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", "0", "--db", f"{folder}/abuse.db",
-             "--log-level", "ERROR"],
-            cwd=Path(__file__).resolve().parent.parent,
-            stdout=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        try:
-            assert server.stdout is not None
-            line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
-            url = line.split()[-1]
+        async with server_process(f"{folder}/abuse.db") as (server, url):
             honest = Honest(url)
-            tasks = [asyncio.create_task(honest.play()), asyncio.create_task(honest.ping())]
-            context = multiprocessing.get_context("spawn")
-            manager = context.Manager()
+            tasks = honest.start()
+            manager = multiprocessing.get_context("spawn").Manager()
             results = manager.dict()
             phases: dict[str, Any] = {}
             for name in ("baseline", *args.attacks):
                 deadline = time.monotonic() + args.warmup + args.seconds
                 child = None
                 if name != "baseline":
-                    child = context.Process(target=attack, args=(name, url, deadline, results))
-                    child.start()
-                await asyncio.sleep(args.warmup)
-                honest.take()
-                cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
-                rss = 0
-                while time.monotonic() < deadline:
-                    rss = max(rss, rss_kib(server.pid))
-                    await asyncio.sleep(0.25)
-                pings, replies = honest.take()
-                cpu_pct = (
-                    100 * (cpu_seconds(server.pid) - cpu_start) / (time.monotonic() - window_start)
-                )
-                if child is not None:
-                    child.join(60)
-                    if child.is_alive():
-                        child.kill()
-                p50, p99 = _percentile(pings, 0.5), _percentile(pings, 0.99)
+                    child = spawn(attack, (name, url, deadline, results))
+                window = await measure(server, honest, args.warmup, deadline)
+                join(child, 60)
                 phases[name] = {
-                    "ping_p50_ms": None if p50 is None else round(p50 * 1000, 2),
-                    "ping_p99_ms": None if p99 is None else round(p99 * 1000, 2),
-                    "server_cpu_pct": round(cpu_pct, 1),
-                    "pings": len(pings),
-                    "bot_reply_p50_s": None
-                    if not replies
-                    else round(statistics.median(replies), 3),
-                    "bot_replies": len(replies),
-                    "server_rss_mib": round(rss / 1024, 1),
+                    **honest_figures(window),
+                    "server_rss_mib": round(window.rss_kib / 1024, 1),
                     "server_alive": server.poll() is None,
                     "attacker": dict(results.get(name, {})) if name != "baseline" else {},
                 }
@@ -333,12 +276,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for task in tasks:
                 task.cancel()
             manager.shutdown()
-        finally:
-            server.terminate()
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                server.kill()
     base = phases["baseline"]
     attacked = [p for name, p in phases.items() if name != "baseline"] or [base]
     worst_ping = max((p["ping_p99_ms"] or 0.0) for p in attacked)
@@ -348,13 +285,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "seconds_per_phase": args.seconds,
         "phases": phases,
         "worst_ping_p99_ms": worst_ping,
-        "ping_p99_ratio_to_baseline": None
-        if not base["ping_p99_ms"]
-        else round(worst_ping / base["ping_p99_ms"], 2),
+        "ping_p99_ratio_to_baseline": ratio(base["ping_p99_ms"], worst_ping),
         "worst_bot_reply_p50_s": worst_bot,
-        "bot_reply_ratio_to_baseline": None
-        if not base["bot_reply_p50_s"]
-        else round(worst_bot / base["bot_reply_p50_s"], 2),
+        "bot_reply_ratio_to_baseline": ratio(base["bot_reply_p50_s"], worst_bot),
         "honest_errors": honest.errors,
     }
 

@@ -35,7 +35,6 @@ import multiprocessing
 import random
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,54 +43,40 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 
-from bench._procstat import cpu_seconds, rss_kib
-from bench.abuse import Honest, _percentile
+from bench._procstat import rss_kib
+from bench.abuse_kit import (
+    HONEST,
+    Honest,
+    hello,
+    honest_figures,
+    join,
+    measure,
+    ratio,
+    server_process,
+    spawn,
+    until,
+)
 from protocol import messages as m
-from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
+from protocol.codec import decode_server, encode
 
 ATTACKS = ("analysis_flood", "create_leave", "report_flood", "record_egress")
-HONEST = ("127.0.0.1", 0)
-
-
-async def _hello(url: str, name: str, source: str) -> ClientConnection:
-    ws = await connect(
-        url,
-        compression=None,
-        max_size=MAX_SERVER_MESSAGE_BYTES,
-        local_addr=(source, 0),
-        ping_interval=None,
-        open_timeout=10,
-    )
-    await ws.send(encode(m.Hello(protocol_version=1, protocol_minor=1, name=name)))
-    while not isinstance(decode_server(await ws.recv()), m.Welcome):
-        pass
-    return ws
-
-
-async def _until(ws: ClientConnection, kinds: tuple[type[Any], ...], limit: int = 400) -> Any:
-    """The next message of one of ``kinds`` (or an error), skipping the rest."""
-    for _ in range(limit):
-        message = decode_server(await ws.recv())  # type: ignore[arg-type]
-        if isinstance(message, (*kinds, m.ErrorMessage)):
-            return message
-    return None
 
 
 async def _acted_record(ws: ClientConnection, target: int = 500) -> str | None:
     """Create a bot table, make one move, leave: the record id of that forfeited game."""
     await ws.send(encode(m.CreateTable(bot="easy", overrides={"target_score": target})))
-    snap = await _until(ws, (m.Snapshot,))
+    snap = await until(ws, m.Snapshot, limit=400)
     if not isinstance(snap, m.Snapshot):
         return None
-    turn = await _until(ws, (m.YourTurn,))
+    turn = await until(ws, m.YourTurn, limit=400)
     if not isinstance(turn, m.YourTurn):
         return None
     act = m.Act(code=turn.table, action=turn.legal[0], version=turn.version, seq=1)
     await ws.send(encode(act))
     await ws.send(encode(m.Leave(code=snap.table.code)))
-    over = await _until(ws, (m.GameOver,))
+    over = await until(ws, m.GameOver, limit=400)
     return over.record_id if isinstance(over, m.GameOver) else None
 
 
@@ -122,7 +107,7 @@ async def _analysis_flood(url: str, deadline: float, sources: list[str], info: A
     async def one(source: str, n: int) -> None:
         nonlocal asked, refused, answered
         while time.monotonic() < deadline:
-            ws = await _hello(url, f"an{n}", source)
+            ws = await hello(url, f"an{n}", source, minor=1)
             record_id = await _acted_record(ws)
             if record_id is None:
                 await ws.close()
@@ -156,16 +141,16 @@ async def _create_leave(url: str, deadline: float, sources: list[str], info: Any
 
     async def one(source: str, n: int) -> None:
         nonlocal cycles, refused
-        ws = await _hello(url, f"cl{n}", source)
+        ws = await hello(url, f"cl{n}", source, minor=1)
         while time.monotonic() < deadline:
             await ws.send(encode(m.CreateTable(bot="easy", private=True)))
-            snap = await _until(ws, (m.Snapshot,))
+            snap = await until(ws, m.Snapshot, limit=400)
             if not isinstance(snap, m.Snapshot):
                 refused += 1
                 await asyncio.sleep(0.2)
                 continue
             await ws.send(encode(m.Leave(code=snap.table.code)))
-            await _until(ws, (m.Left,))
+            await until(ws, m.Left, limit=400)
             cycles += 1
         await ws.close()
 
@@ -179,13 +164,13 @@ async def _report_flood(url: str, deadline: float, sources: list[str], info: Any
 
     async def one(source: str, n: int) -> None:
         nonlocal sent, taken, refused
-        ws = await _hello(url, f"rf{n}", source)
+        ws = await hello(url, f"rf{n}", source, minor=1)
         await ws.send(encode(m.WatchTable(code=code)))
-        await _until(ws, (m.Snapshot,))
+        await until(ws, m.Snapshot, limit=400)
         while time.monotonic() < deadline:
             await ws.send(encode(m.Chat(code=code, text=f"/report spam {n}")))
             sent += 1
-            reply = await _until(ws, (m.ChatMessage,))
+            reply = await until(ws, m.ChatMessage, limit=400)
             if isinstance(reply, m.ChatMessage) and reply.name == "server":
                 taken += 1
             else:
@@ -203,7 +188,7 @@ async def _record_egress(url: str, deadline: float, sources: list[str], info: An
 
     async def one(source: str, n: int) -> None:
         nonlocal received, refused
-        ws = await _hello(url, f"eg{n}", source)
+        ws = await hello(url, f"eg{n}", source, minor=1)
         while time.monotonic() < deadline:
             await ws.send(encode(m.GetRecord(record_id=record_id)))
             data = await ws.recv()
@@ -251,12 +236,12 @@ class Witness:
         self.stop = False
 
     async def setup(self) -> None:
-        ws = await _hello(self.url, "carol", HONEST[0])
+        ws = await hello(self.url, "carol", HONEST, minor=1)
         self.long_record = await _played_record(ws) or ""
         await ws.close()
 
     async def analyse(self) -> None:
-        ws = await _hello(self.url, "analyst", HONEST[0])
+        ws = await hello(self.url, "analyst", HONEST, minor=1)
         record_id = await _acted_record(ws)
         levels = ["easy", "normal", "hard"]
         n = 0
@@ -265,7 +250,7 @@ class Witness:
             ask = m.GetAnalysis(record_id=record_id, seat=n % 2, level=levels[n % 3], id=n)
             start = time.monotonic()
             await ws.send(encode(ask))
-            reply = await _until(ws, (m.AnalysisMessage,))
+            reply = await until(ws, m.AnalysisMessage, limit=400)
             if isinstance(reply, m.AnalysisMessage):
                 self.analyses.append(time.monotonic() - start)
             else:
@@ -281,13 +266,13 @@ class Witness:
         # an address of its own each phase (127.0.0.10, .11, ...): an address's report
         # budget is its own, and 127.0.0.1 is every other honest player's
         source = f"127.0.0.{9 + self.phase}"
-        ws = await _hello(self.url, f"reporter{self.phase}", source)
+        ws = await hello(self.url, f"reporter{self.phase}", source, minor=1)
         await ws.send(encode(m.CreateTable(overrides={"target_score": 500})))
-        snap = await _until(ws, (m.Snapshot,))
+        snap = await until(ws, m.Snapshot, limit=400)
         self.reporter_table = snap.table.code
-        other = await _hello(self.url, f"reported{self.phase}", source)
+        other = await hello(self.url, f"reported{self.phase}", source, minor=1)
         await other.send(encode(m.JoinTable(code=self.reporter_table)))
-        await _until(other, (m.Snapshot,))
+        await until(other, m.Snapshot, limit=400)
         self.reporters.append((ws, other))
 
     async def report(self) -> None:
@@ -295,7 +280,7 @@ class Witness:
         ws = self.reporters[-1][0]
         await ws.send(encode(m.Chat(code=self.reporter_table, text="/report rude")))
         self.reports_sent += 1
-        reply = await _until(ws, (m.ChatMessage,))
+        reply = await until(ws, m.ChatMessage, limit=400)
         if isinstance(reply, m.ChatMessage) and reply.name == "server":
             self.reports_taken += 1
 
@@ -325,23 +310,10 @@ def _store_bytes(path: str) -> int:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         db = f"{folder}/abuse.db"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", "0", "--db", db, "--log-level", "ERROR"],
-            cwd=Path(__file__).resolve().parent.parent,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert server.stdout is not None
-            line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
-            url = line.split()[-1]
+        async with server_process(db) as (server, url):
             honest, witness = Honest(url), Witness(url)
             await witness.setup()
-            tasks = [
-                asyncio.create_task(honest.play()),
-                asyncio.create_task(honest.ping()),
-                asyncio.create_task(witness.analyse()),
-            ]
+            tasks = [*honest.start(), asyncio.create_task(witness.analyse())]
             manager = multiprocessing.get_context("spawn").Manager()
             results = manager.dict()
             info = manager.dict(long_record=witness.long_record)
@@ -353,41 +325,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 info["reporter_table"] = witness.reporter_table
                 rss_start, store_start = rss_kib(server.pid), _store_bytes(db)
                 if name != "baseline":
-                    child = multiprocessing.get_context("spawn").Process(
-                        target=_attack,
-                        args=(name, url, deadline, args.addresses, info, results),
-                    )
-                    child.start()
-                await asyncio.sleep(args.warmup)
-                honest.take()
-                cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
-                witness.take()
-                rss = rss_start
-                await witness.report()
-                while time.monotonic() < deadline:
-                    rss = max(rss, rss_kib(server.pid))
-                    await asyncio.sleep(0.25)
-                pings, replies = honest.take()
-                cpu_pct = (
-                    100 * (cpu_seconds(server.pid) - cpu_start) / (time.monotonic() - window_start)
-                )
+                    child = spawn(_attack, (name, url, deadline, args.addresses, info, results))
+
+                async def opened() -> None:
+                    witness.take()
+                    await witness.report()
+
+                window = await measure(server, honest, args.warmup, deadline, opened, rss_start)
                 seen = witness.take()
-                if child is not None:
-                    child.join(30)
-                    if child.is_alive():
-                        child.kill()
+                join(child, 30)
                 grown = _store_bytes(db) - store_start
                 minutes = (args.warmup + args.seconds) / 60
-                p50, p99 = _percentile(pings, 0.5), _percentile(pings, 0.99)
+                figures = honest_figures(window)
                 phases[name] = {
-                    "ping_p50_ms": None if p50 is None else round(p50 * 1000, 2),
-                    "ping_p99_ms": None if p99 is None else round(p99 * 1000, 2),
-                    "server_cpu_pct": round(cpu_pct, 1),
-                    "bot_reply_p50_s": None
-                    if not replies
-                    else round(statistics.median(replies), 3),
+                    **{k: figures[k] for k in ("ping_p50_ms", "ping_p99_ms", "server_cpu_pct")},
+                    "bot_reply_p50_s": figures["bot_reply_p50_s"],
+                    "loop_lag_p99_ms": figures["loop_lag_p99_ms"],
                     **seen,
-                    "rss_growth_mib": round((rss - rss_start) / 1024, 1),
+                    "rss_growth_mib": round((window.rss_kib - rss_start) / 1024, 1),
                     "store_growth_kib": round(grown / 1024, 1),
                     "store_kib_per_min_per_address": round(
                         grown / 1024 / minutes / args.addresses, 1
@@ -399,26 +354,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for task in tasks:
                 task.cancel()
             manager.shutdown()
-        finally:
-            server.terminate()
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                server.kill()
     base = phases["baseline"]
     attacked = [p for name, p in phases.items() if name != "baseline"]
 
-    def ratio(key: str) -> float | None:
+    def worst_ratio(key: str) -> float | None:
         worst = max((p[key] or 0.0) for p in attacked) if attacked else None
-        return None if not base[key] or worst is None else round(worst / base[key], 2)
+        return ratio(base[key], worst)
 
     return {
         "benchmark": "abuse_work",
         "addresses_per_attack": args.addresses,
         "seconds_per_phase": args.seconds,
         "phases": phases,
-        "ping_p99_ratio_to_baseline": ratio("ping_p99_ms"),
-        "bot_reply_ratio_to_baseline": ratio("bot_reply_p50_s"),
+        "ping_p99_ratio_to_baseline": worst_ratio("ping_p99_ms"),
+        "bot_reply_ratio_to_baseline": worst_ratio("bot_reply_p50_s"),
         "worst_rss_growth_mib": max((p["rss_growth_mib"] for p in attacked), default=None),
         "worst_store_kib_per_min_per_address": max(
             (p["store_kib_per_min_per_address"] for p in attacked), default=None

@@ -44,6 +44,7 @@ from protocol.codec import decode_server, encode
 from protocol.errors import DecodeError
 from server.app import Conn, Hub
 from server.config import ServerConfig
+from server.rooms.frames import Frame
 
 CONFIG = ServerConfig(
     port=0,
@@ -86,9 +87,9 @@ class FuzzConn(Conn):
         super().__init__(FakeSocket(), hub.config, hub.work)  # type: ignore[arg-type]
         self.replies: list[bytes] = []
 
-    def send_bytes(self, data: bytes) -> None:
+    def send_frame(self, frame: Frame) -> None:
         if not self.closed:
-            self.replies.append(data)
+            self.replies.append(frame.data)
 
     def take(self) -> list[bytes]:
         replies, self.replies = self.replies, []

@@ -35,6 +35,7 @@ from server.lobby.registry import Elsewhere, Rooms
 from server.logs import event
 from server.ops.moderation import REPORT_PREFIX, is_report, new_report
 from server.rooms import requests
+from server.rooms.frames import Frame
 from server.rooms.room import Room
 from server.store import Storage
 
@@ -112,7 +113,7 @@ class Services:
             raise RequestError("muted", "the host has muted your chat on this server")
         self.moderation.heard(room.code, player.name, text)
         room.broadcast(
-            encode(m.ChatMessage(table=room.code, seat=index, name=player.name, text=text))
+            Frame(encode(m.ChatMessage(table=room.code, seat=index, name=player.name, text=text)))
         )
         return None
 

@@ -8,7 +8,9 @@
     session.close_soon(1008, "reason")   # flushes what was said first, then closes
 
 This is the one place that encodes for a connection (:meth:`Session.send`, by minor
-version; :meth:`Session.send_bytes`, msgpack or JSON); the frames are written by
+version); a frame shared by many sockets (:meth:`Session.send_frame`, a
+:class:`~server.rooms.frames.Frame`) is taken in the connection's wire format, msgpack or
+JSON, each made at most once per frame whatever the number of sockets. The frames are written by
 :func:`server.net.writer.write_frames`, the one writer to the socket. Reading frames is
 :mod:`server.net.transport`, dispatching them :mod:`server.gateway.router`.
 ``Conn`` is this class's old name (kept for bench/fuzz.py and the tests).
@@ -24,13 +26,14 @@ from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 
 from protocol import messages as m
-from protocol.codec import JSON_SUBPROTOCOL, encode_for, json_from_msgpack
+from protocol.codec import JSON_SUBPROTOCOL, encode_for
 from server.config import ServerConfig
 from server.limits import TokenBucket
 from server.lobby.players import Player
 from server.logs import event
 from server.net.addresses import client_host
 from server.net.writer import write_frames
+from server.rooms.frames import Frame
 
 __all__ = [
     "Conn",
@@ -115,15 +118,13 @@ class Session:
         if not self.closed:
             data = encode_for(message, self.minor)
             if data is not None:
-                self.send_bytes(data)
+                self.send_frame(Frame(data))
 
-    def send_bytes(self, data: bytes) -> None:
-        """Queue an encoded message (shared by every viewer who gets the same bytes)."""
-        if self.closed:
-            return
-        if self.json:
-            data = json_from_msgpack(data).encode()
-        self._queue(data)
+    def send_frame(self, frame: Frame) -> None:
+        """Queue an encoded message (shared by every viewer who gets the same view): the
+        msgpack bytes, or the frame's JSON text (made on the first JSON socket, kept)."""
+        if not self.closed:
+            self._queue(frame.text() if self.json else frame.data)
 
     def send_encoded(self, data: bytes, text: str) -> None:
         """Queue a message given in both forms (msgpack ``data``, JSON ``text``), as a

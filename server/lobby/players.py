@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from server.limits import TokenBucket
 from server.lobby.names import NameIndex
+from server.rooms.frames import Frame
 from server.store import Storage, token_hash
 
 __all__ = ["Link", "Player", "Players"]
@@ -49,7 +50,9 @@ class Link(Protocol):
 
     def send(self, message: BaseModel) -> None: ...
 
-    def send_bytes(self, data: bytes) -> None: ...
+    def send_frame(self, frame: Frame) -> None:
+        """Queue a message encoded once for every socket of the same view (see Frame)."""
+        ...
 
     def send_encoded(self, data: bytes, text: str) -> None:
         """Queue a message encoded both ways (msgpack ``data``, JSON ``text``)."""

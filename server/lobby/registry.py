@@ -174,14 +174,16 @@ class Rooms:
                 return code
 
     def create(self, table: Table, address: str | None) -> Room:
-        """A room for ``table``; ``address`` created it (``None``: loaded from the store).
+        """A room for ``table``; ``address`` (a share) created it (``None``: loaded from
+        the store, which kept the creator's share with the table).
 
         Raises ``rate_limited`` when ``address`` created too many tables lately or gave
         up too many games (:mod:`server.lobby.churn`)."""
         if address is not None:
             self.churn.check_create(address, time.monotonic())
         room = Room(table, self, self._clock())
-        room.address = address
+        if address is not None:
+            room.address = address
         room.forfeited = functools.partial(self._forfeited, room)
         room.ended = lambda end: self.game_ended(end)
         return room

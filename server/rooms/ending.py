@@ -2,7 +2,7 @@
 and the engine's state when the game is over::
 
     room.ended(game_end(table, state, record_id, "score", winner))
-    room.broadcast(encode(game_over_message(table, state, record_id, "score", winner)))
+    room.broadcast(Frame(encode(game_over_message(table, state, record_id, "score", winner))))
 
 Raises nothing.
 """

@@ -37,11 +37,12 @@ from engine import (
 )
 from protocol import convert
 from protocol import messages as m
-from protocol.codec import encode, encode_for
+from protocol.codec import encode
 from server.accounts.rating import GameEnd
 from server.logs import event
 from server.rooms.ending import game_end, game_over_message
 from server.rooms.entropy import HandEntropy, with_withheld
+from server.rooms.frames import Frame
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Level, Table
 from server.store import StoreError
@@ -75,7 +76,7 @@ class Stage(Protocol):
 
     def send_update(self, skip: Listener | None = None) -> None: ...
 
-    def broadcast(self, data: bytes) -> None: ...
+    def broadcast(self, frame: Frame) -> None: ...
 
 
 class Play:
@@ -163,8 +164,9 @@ class Play:
         outcome = state.apply(seat, action)
         self.host.touched(self.code)
         audience = self.room.audience()
-        # once per viewer kind (seat 0, 1, spectators) and protocol minor version
-        encoded: dict[tuple[int | None, int], bytes | None] = {}
+        # once per viewer kind (seat 0, 1, spectators) and protocol minor version; each
+        # frame's JSON form is made once too, on its first JSON socket
+        encoded: dict[tuple[int | None, int], Frame | None] = {}
         results: list[m.HandResult] = []
         try:
             for viewer, other in audience:
@@ -174,7 +176,7 @@ class Play:
                         convert.event_messages(outcome.for_viewer(viewer)), withheld
                     )
                     message = m.Events(table=self.code, version=outcome.version, events=events)
-                    encoded[key] = encode_for(message, other.minor)
+                    encoded[key] = Frame.of(message, other.minor)
             for happened in outcome.for_viewer(None):
                 if isinstance(happened, HandScored):
                     number = happened.result.hand_number
@@ -204,17 +206,17 @@ class Play:
         if isinstance(action, Deal | Commit):
             log.info("table %s: hand %d dealt", self.code, state.hand_number)
         for viewer, other in audience:
-            data = encoded[(viewer, other.minor)]
-            if data is not None:
-                other.send_bytes(data)
+            frame = encoded[(viewer, other.minor)]
+            if frame is not None:
+                other.send_frame(frame)
         for result in results:
-            by_minor: dict[int, bytes | None] = {}
+            by_minor: dict[int, Frame | None] = {}
             for _, other in audience:
                 if other.minor not in by_minor:
-                    by_minor[other.minor] = encode_for(result, other.minor)
-                data = by_minor[other.minor]
-                if data is not None:
-                    other.send_bytes(data)
+                    by_minor[other.minor] = Frame.of(result, other.minor)
+                frame = by_minor[other.minor]
+                if frame is not None:
+                    other.send_frame(frame)
 
     def accept(
         self,
@@ -482,5 +484,7 @@ class Play:
                 record=record_id,
             ),
         )
-        self.room.broadcast(encode(game_over_message(table, state, record_id, reason, winner)))
+        self.room.broadcast(
+            Frame(encode(game_over_message(table, state, record_id, reason, winner)))
+        )
         self.room.send_update()

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from server.bots import BotRunner
 from server.config import ServerConfig
+from server.rooms.frames import Frame
 from server.store import Storage
 
 __all__ = ["Clock", "Listener", "RoomHost", "RoomMetrics"]
@@ -35,7 +36,9 @@ class Listener(Protocol):
 
     def send(self, message: BaseModel) -> None: ...
 
-    def send_bytes(self, data: bytes) -> None: ...
+    def send_frame(self, frame: Frame) -> None:
+        """Queue a message encoded once for every socket of the same view (see Frame)."""
+        ...
 
     def credit(self, count: int, per_hand: bool = False) -> None:
         """Give back ``count`` request tokens: the server asked this connection for a reply.

@@ -28,6 +28,7 @@ from server.accounts.rating import GameEnd
 from server.errors import RequestError
 from server.logs import event
 from server.rooms import views
+from server.rooms.frames import Frame
 from server.rooms.play import Play
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Expiry, Seat, Status, Table
@@ -45,7 +46,6 @@ class Room:
         self.host = host
         self.clock = clock
         self.spectators: set[Listener] = set()
-        self.address: str | None = None  # the network address that created it (not stored)
         # told of a game given up (the loser's player id, the record id, and the record
         # when nobody had acted: kept in memory only): the registry counts it and keeps
         # such a record while the table lives (server/lobby/churn.py)
@@ -53,6 +53,15 @@ class Room:
         self.humans_gone_at: float | None = None  # since when no human here is connected
         self.ended: Callable[[GameEnd], object] = lambda end: None  # rated in its turn
         self.play = Play(self, host, clock)
+
+    @property
+    def address(self) -> str | None:
+        """The share of the network address that created the table (stored with it)."""
+        return self.table.address
+
+    @address.setter
+    def address(self, address: str | None) -> None:
+        self.table.address = address
 
     @property
     def state(self) -> GameState:
@@ -130,9 +139,10 @@ class Room:
         self.spectators.discard(listener)
         listener.watching.discard(self.code)
 
-    def broadcast(self, data: bytes) -> None:
+    def broadcast(self, frame: Frame) -> None:
+        """The same message to every seat and spectator (each in its wire format)."""
         for _, listener in self.audience():
-            listener.send_bytes(data)
+            listener.send_frame(frame)
 
     # ---- messages -------------------------------------------------------------------
 
@@ -157,9 +167,16 @@ class Room:
 
     def send_update(self, skip: Listener | None = None) -> None:
         now = self.now()
+        # once per viewer kind and minor version, however many spectators
+        frames: dict[tuple[int | None, int], Frame | None] = {}
         for seat, listener in self.audience():
             if listener is not skip:
-                listener.send(m.TableUpdate(table=self.info(seat, now)))
+                key = (seat, listener.minor)
+                if key not in frames:
+                    frames[key] = Frame.of(m.TableUpdate(table=self.info(seat, now)), key[1])
+                frame = frames[key]
+                if frame is not None:
+                    listener.send_frame(frame)
 
     # ---- the store ------------------------------------------------------------------
 

@@ -114,6 +114,10 @@ class Table:
     game_no: int = 1
     record_id: str | None = None
     rated: bool = False  # the host asked for a rated game (server/accounts/rating.py)
+    # the share (server.limits.address_share: an IPv4 address, an IPv6 /64) that created
+    # it, so that per-address caps count it after a restart too; nothing finer is kept,
+    # and it goes with the table's row
+    address: str | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -126,6 +130,7 @@ class Table:
             "seats": [seat.to_data() for seat in self.seats],
             "record_id": self.record_id,
             "rated": self.rated,
+            "address": self.address,
         }
 
     @classmethod
@@ -149,6 +154,7 @@ class Table:
             game_no=game_no,
             record_id=data.get("record_id"),
             rated=bool(data.get("rated", False)),
+            address=_address(data.get("address")),
         )
 
     def seat_of(self, player_id: str) -> int | None:
@@ -165,3 +171,10 @@ class Table:
 
     def public_status(self) -> Literal["waiting", "playing", "finished"]:
         return "waiting" if self.status == "closed" else self.status
+
+
+def _address(value: object) -> str | None:
+    """A stored creator's share: text, or nothing (a table stored before it was kept)."""
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError("a table's address is text")

@@ -20,6 +20,7 @@ from server.bots import BotRunner
 from server.config import ServerConfig
 from server.errors import RequestError
 from server.rooms import requests
+from server.rooms.frames import Frame
 from server.rooms.room import Room
 from server.rooms.table import Table
 from server.store import Store
@@ -85,8 +86,8 @@ class Heard:
     def send(self, message: BaseModel) -> None:
         self.messages.append(message)
 
-    def send_bytes(self, data: bytes) -> None:
-        self.messages.append(decode_server(data))
+    def send_frame(self, frame: Frame) -> None:
+        self.messages.append(decode_server(frame.data))
 
     def credit(self, count: int, per_hand: bool = False) -> None:
         self.credits += count

@@ -24,6 +24,7 @@ from server.lobby.handlers import Lobby
 from server.lobby.players import Player, Players
 from server.lobby.registry import Rooms
 from server.lobby.turn import UnitOfWork
+from server.rooms.frames import Frame
 from server.store import Store, StoreError
 from tests.server.test_rooms import CONFIG, ManualClock
 
@@ -42,12 +43,12 @@ class Wire:
         self.closed: list[int] = []
 
     def send(self, message: BaseModel) -> None:
-        self.send_bytes(encode(message))
+        self.send_frame(Frame(encode(message)))
 
-    def send_bytes(self, data: bytes) -> None:
+    def send_frame(self, frame: Frame) -> None:
         if not self.pending:
             self.work.dirty(self)
-        self.pending.append(data)
+        self.pending.append(frame.data)
 
     def credit(self, count: int, per_hand: bool = False) -> None: ...
 

@@ -1,0 +1,294 @@
+"""What every abuse suite shares: clients from a chosen loopback address, the honest
+players beside the attacks, the server process, and the measured window of one phase.
+
+    async with server_process(db_path) as (server, url):     # python3 -m server, /metrics
+        honest = Honest(url)                                 # plays the easy bot, pings
+        tasks = honest.start()
+        child = spawn(attack_function, (name, url, deadline, results))   # or None
+        window = await measure(server, honest, warmup, deadline)
+        join(child, 30)
+        figures = honest_figures(window)     # ping p50/p99 ms, bot reply p50 s, CPU %, ...
+        honest.stop = True
+
+``hello`` raises ``ConnectionError`` when the server answers the hello with an error,
+and what ``websockets.connect`` raises when the connection is refused. ``server_process``
+raises ``TimeoutError`` if the server prints no address within 30 s. Every loop here is
+bounded by ``stop`` or a deadline; all traffic stays on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from bench._procstat import cpu_seconds, rss_kib
+from bench.loadlib.rawclient import free_port
+from bench.loadlib.scrape import loop_lag, metrics_page
+from protocol import messages as m
+from protocol.codec import JSON_SUBPROTOCOL, MAX_SERVER_MESSAGE_BYTES, decode_server, encode
+
+__all__ = [
+    "HONEST",
+    "Honest",
+    "Served",
+    "Window",
+    "hello",
+    "honest_figures",
+    "join",
+    "measure",
+    "open_ws",
+    "percentile",
+    "ratio",
+    "server_process",
+    "spawn",
+    "until",
+]
+
+HONEST = "127.0.0.1"  # the honest players' address; attacks use 127.0.0.2 and up
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def open_ws(url: str, source: str, json_wire: bool = False) -> ClientConnection:
+    """A websocket from the local address ``source`` (no keep-alive pings of ours)."""
+    return await connect(
+        url,
+        compression=None,
+        max_size=MAX_SERVER_MESSAGE_BYTES,
+        local_addr=(source, 0),
+        ping_interval=None,
+        open_timeout=10,
+        subprotocols=[JSON_SUBPROTOCOL] if json_wire else None,  # type: ignore[list-item]
+    )
+
+
+async def hello(url: str, name: str, source: str, minor: int | None = None) -> ClientConnection:
+    """A welcomed connection from ``source`` (``minor``: the protocol minor it says)."""
+    ws = await open_ws(url, source)
+    said = m.Hello(protocol_version=1, name=name)
+    if minor is not None:
+        said = m.Hello(protocol_version=1, protocol_minor=minor, name=name)
+    await ws.send(encode(said))
+    while True:
+        message = decode_server(await ws.recv())  # type: ignore[arg-type]
+        if isinstance(message, m.Welcome):
+            return ws
+        if isinstance(message, m.ErrorMessage):
+            raise ConnectionError(message.code)
+
+
+async def until(ws: ClientConnection, *kinds: type[Any], limit: int = 200) -> Any:
+    """The next message of one of ``kinds`` or an error (others skipped); ``None`` after
+    ``limit`` other messages."""
+    for _ in range(limit):
+        message = decode_server(await ws.recv())  # type: ignore[arg-type]
+        if isinstance(message, (*kinds, m.ErrorMessage)):
+            return message
+    return None
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ratio(base: float | None, worst: float | None) -> float | None:
+    """``worst / base`` to two places (``None`` when either is missing or zero)."""
+    return None if not base or worst is None else round(worst / base, 2)
+
+
+class Honest:
+    """A human playing the easy bot (its default delay), and a connection pinging every
+    50 ms, both from :data:`HONEST`."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.pings: list[float] = []
+        self.replies: list[float] = []
+        self.errors = 0
+        self.stop = False
+
+    def start(self) -> list[asyncio.Task[None]]:
+        return [asyncio.create_task(self.play()), asyncio.create_task(self.ping())]
+
+    async def play(self) -> None:
+        rng = random.Random(5)
+        while not self.stop:
+            ws = await hello(self.url, "honest", HONEST)
+            await ws.send(encode(m.CreateTable(bot="easy", overrides={"target_score": 500})))
+            sent: float | None = None
+            seq = 0
+            async for data in ws:
+                message = decode_server(data)  # type: ignore[arg-type]
+                if isinstance(message, m.YourTurn):
+                    if sent is not None:
+                        self.replies.append(time.monotonic() - sent)
+                    if self.stop:
+                        break
+                    seq += 1
+                    action = rng.choice(message.legal)
+                    act = m.Act(code=message.table, action=action, version=message.version, seq=seq)
+                    sent = time.monotonic()
+                    await ws.send(encode(act))
+                elif isinstance(message, m.ErrorMessage):
+                    self.errors += 1
+                elif isinstance(message, m.GameOver):
+                    break
+            await ws.close()
+
+    async def ping(self) -> None:
+        ws = await hello(self.url, "pinger", HONEST)
+        nonce = 0
+        while not self.stop:
+            nonce += 1
+            start = time.monotonic()
+            await ws.send(encode(m.Ping(nonce=nonce)))
+            while True:
+                reply = decode_server(await ws.recv())  # type: ignore[arg-type]
+                if isinstance(reply, m.Pong) and reply.nonce == nonce:
+                    break
+            self.pings.append(time.monotonic() - start)
+            await asyncio.sleep(0.05)
+        await ws.close()
+
+    def take(self) -> tuple[list[float], list[float]]:
+        """The ping round trips and bot replies (s) since the last take."""
+        pings, replies = self.pings, self.replies
+        self.pings, self.replies = [], []
+        return pings, replies
+
+
+@dataclass
+class Served:
+    """A server process: its websocket URL and the port of its ``/metrics`` page."""
+
+    process: subprocess.Popen[str]
+    url: str
+    metrics_port: int
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def poll(self) -> int | None:
+        return self.process.poll()
+
+
+@contextlib.asynccontextmanager
+async def server_process(db: str) -> AsyncIterator[tuple[Served, str]]:
+    """``python3 -m server`` on a free loopback port with its store at ``db`` (and its
+    ``/metrics`` on another): the process and its websocket URL; terminated (killed if it
+    must be) at the end."""
+    metrics_port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", "0", "--db", db, "--log-level", "ERROR",
+         "--metrics-port", str(metrics_port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
+        url = line.split()[-1]
+        yield Served(server, url, metrics_port), url
+    finally:
+        server.terminate()
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def spawn(target: Callable[..., None], args: tuple[Any, ...]) -> BaseProcess:
+    """Start an attack in a process of its own (spawned: nothing of this one shared)."""
+    child = multiprocessing.get_context("spawn").Process(target=target, args=args)
+    child.start()
+    return child
+
+
+def join(child: BaseProcess | None, seconds: float) -> None:
+    """Wait for an attack's process to end; killed after ``seconds``."""
+    if child is not None:
+        child.join(seconds)
+        if child.is_alive():
+            child.kill()
+
+
+@dataclass
+class Window:
+    """What one phase measured: honest pings and bot replies (s), the server's CPU (% of
+    one core), its largest RSS (KiB) and its loop lag (see bench/loadlib/scrape.py) in
+    the window."""
+
+    pings: list[float]
+    replies: list[float]
+    cpu_pct: float
+    rss_kib: int
+    loop_lag: dict[str, float]
+
+
+async def _page(server: Served) -> str:
+    try:
+        return await asyncio.to_thread(metrics_page, server.metrics_port)
+    except OSError:  # no page: no loop-lag figures for this window
+        return ""
+
+
+async def measure(
+    server: Served,
+    honest: Honest,
+    warmup: float,
+    deadline: float,
+    at_start: Callable[[], Awaitable[None]] | None = None,
+    rss_floor: int = 0,
+) -> Window:
+    """Wait out ``warmup`` (what the honest side saw meanwhile is dropped), then measure
+    until ``deadline`` (``time.monotonic``); ``at_start`` runs as the window opens."""
+    await asyncio.sleep(warmup)
+    honest.take()
+    cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
+    page_start = await _page(server)
+    if at_start is not None:
+        await at_start()
+    rss = rss_floor
+    while time.monotonic() < deadline:
+        rss = max(rss, rss_kib(server.pid))
+        await asyncio.sleep(0.25)
+    pings, replies = honest.take()
+    cpu = cpu_seconds(server.pid) - cpu_start
+    lag = loop_lag(page_start, await _page(server)) if page_start else {}
+    return Window(pings, replies, 100 * cpu / (time.monotonic() - window_start), rss, lag)
+
+
+def honest_figures(window: Window) -> dict[str, Any]:
+    """The honest side's figures of a window, as every suite reports them."""
+    p50, p99 = percentile(window.pings, 0.5), percentile(window.pings, 0.99)
+    return {
+        "ping_p50_ms": None if p50 is None else round(p50 * 1000, 2),
+        "ping_p99_ms": None if p99 is None else round(p99 * 1000, 2),
+        "server_cpu_pct": round(window.cpu_pct, 1),
+        "pings": len(window.pings),
+        "bot_reply_p50_s": None
+        if not window.replies
+        else round(statistics.median(window.replies), 3),
+        "bot_replies": len(window.replies),
+        # how late the server's own loop ran its probe: a ping tail the loop does not
+        # show is the machine's (scheduling), not the server's
+        "loop_lag_p99_ms": window.loop_lag.get("p99_ms"),
+        "loop_lag_over_5ms": window.loop_lag.get("over_5ms"),
+    }
