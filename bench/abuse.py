@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.asyncio.client import ClientConnection
 
 from bench.abuse_kit import (
+    ATTACK_NICENESS,
     Honest,
     hello,
     honest_figures,
@@ -301,7 +303,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=14.0, help="measured per phase")
     parser.add_argument("--warmup", type=float, default=3.0, help="attack before measuring")
     parser.add_argument("--suites", default=",".join(SUITES), help="comma-separated")
+    parser.add_argument(
+        "--attack-nice",
+        type=int,
+        default=ATTACK_NICENESS,
+        help="the attacks' processes' niceness (0: on equal terms with the server)",
+    )
     args = parser.parse_args()
+    os.environ["SPADES_ATTACK_NICE"] = str(args.attack_nice)  # the suites' scripts too
     args.attacks = [a for a in args.attacks.split(",") if a]
     unknown = set(args.attacks) - set(ATTACKS)
     if unknown:
@@ -309,7 +318,7 @@ def main() -> None:
     suites = [name for name in args.suites.split(",") if name]
     if set(suites) - set(SUITES):
         parser.error(f"unknown suites: {', '.join(sorted(set(suites) - set(SUITES)))}")
-    result: dict[str, Any] = {}
+    result: dict[str, Any] = {"attack_nice": args.attack_nice}
     for name in suites:
         result[name] = asyncio.run(run(args)) if name == "core" else run_suite(SUITES[name])
     print(json.dumps(result))
