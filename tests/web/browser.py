@@ -225,11 +225,18 @@ class Page:
         return bool(self.js("return !!document.querySelector(arguments[0])", selector))
 
     def visible(self, selector: str) -> bool:
-        try:
-            elements = self.all(selector)
-            return bool(elements) and elements[0].is_displayed()
-        except StaleElementReferenceException:
-            return False  # drawn again between the two reads: not yet seen, ask again
+        """Whether the first match is shown (laid out, not hidden or transparent), read in
+        one go: a find and a separate read could meet an element drawn again in between,
+        and "not visible" must not be read from a stale element."""
+        script = (
+            "const e = document.querySelector(arguments[0]); if (!e) return false;"
+            "if (!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)) return false;"
+            "for (let a = e; a; a = a.parentElement) {"
+            "  const s = getComputedStyle(a);"
+            "  if (s.visibility === 'hidden' || s.opacity === '0') return false; }"
+            "return true;"
+        )
+        return bool(self.js(script, selector))
 
     def text(self, selector: str) -> str:
         """The first match's visible text, read in one go (the page may draw that part

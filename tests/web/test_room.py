@@ -42,6 +42,15 @@ const pick = (sel) => { const e = document.querySelector(sel); if (!e) return nu
   return [s.color, bg]; };
 return {side: pick('.side .scores td'), board: pick('.board .phase h2'), log: pick('.log li')};
 """
+# after Enter twice at the last trick: the hand window kept (taking keys now), or gone
+# with the pause over; read in one go (the window is drawn again as it starts taking keys)
+KEPT_OR_GONE = """
+const w = document.querySelector('#hand-window');
+if (w && w.dataset.keys === 'on') return 'kept';
+const t = document.querySelector('#table').dataset;
+if (!w && t.paused === 'no' && t.phase !== 'play') return 'gone';
+return null;
+"""
 # the hand's cards and the opponent's backs, as drawn
 SIZES = """
 const card = document.querySelector('.hand [data-card]').getBoundingClientRect();
@@ -174,16 +183,7 @@ def play_one_hand(page: Page, server: ServerThread) -> Facts:
                 # Enter twice, fast, at the last trick's pause
                 page.find("body").send_keys(Keys.ENTER, Keys.ENTER)
                 facts["window_kept"] = page.wait(
-                    lambda: (
-                        "kept"
-                        if page.exists("#hand-window[data-keys=on]")
-                        else "gone"
-                        if not page.visible("#hand-window")
-                        and page.table_data().get("paused") == "no"
-                        and page.table_data().get("phase") != "play"
-                        else None
-                    ),
-                    "the window kept, or gone",
+                    lambda: page.js(KEPT_OR_GONE), "the window kept, or gone"
                 )
                 if facts["window_kept"] == "kept":
                     hand_window_facts(page, facts)
