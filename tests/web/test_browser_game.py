@@ -84,12 +84,13 @@ def test_a_whole_hand_against_the_bot_shows_no_hidden_card(
             shot.add(phase)
         if phase == "play":
             # a screen reader hears each card's name, and whether it can be played
-            for button in page.all(".hand [data-card]"):
-                label = button.get_attribute("aria-label") or ""
-                assert cards_named_in(label) == {button.get_attribute("data-card")}, label
-                assert ("cannot be played" in label) == (
-                    button.get_attribute("disabled") is not None
-                )
+            buttons = page.js(
+                "return [...document.querySelectorAll('.hand [data-card]')].map((b) =>"
+                " [b.dataset.card, b.getAttribute('aria-label') || '', b.hasAttribute('disabled')])"
+            )
+            for card, label, disabled in buttons:
+                assert cards_named_in(label) == {card}, label
+                assert ("cannot be played" in label) == disabled
                 labelled += 1
         phases.append(act(page, rng, use_keys=len(phases) % 3 == 0))
     # the hand window: scores, and the shuffle checked in this browser
