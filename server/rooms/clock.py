@@ -60,7 +60,11 @@ class LoopClock:
                 if self._tasks.get(name) is asyncio.current_task():
                     del self._tasks[name]
 
-        self._tasks[name] = asyncio.get_running_loop().create_task(run())
+        task = asyncio.get_running_loop().create_task(run())
+        # a task called off before its first step never awaits ``work``: close it, or the
+        # coroutine is reported "never awaited" when it is collected
+        task.add_done_callback(lambda _: work.close())
+        self._tasks[name] = task
 
     def cancel(self, name: str) -> None:
         timer = self._timers.pop(name, None)
