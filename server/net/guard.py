@@ -27,13 +27,14 @@ import os
 import socket
 import sys
 import time
+import weakref
 from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame, Opcode
 from websockets.http11 import SERVER, Request, Response
-from websockets.protocol import Event
+from websockets.protocol import CLOSED, Event
 
 from server.config import ServerConfig
 from server.limits import TokenBucket
@@ -46,6 +47,7 @@ __all__ = [
     "OneLineLogger",
     "drop",
     "guarded_connection",
+    "let_go",
     "raise_fd_limit",
     "watch_stalled",
     "widen_listen_queue",
@@ -128,6 +130,37 @@ def _address(ws: ServerConnection) -> str:
         return "?"
 
 
+def let_go(connection: ServerConnection, transport: object = None, ended: bool = False) -> None:
+    """Break the reference cycles a websockets connection keeps (``transport``: its
+    asyncio transport, once the connection is lost), so that reference counting frees
+    a connection as soon as its handler is done: an address opening and dropping
+    hundreds of connections a second then leaves no garbage for the collector's passes,
+    which hold the loop for every player (a connection's cycles are some 70 objects).
+    Call it when the handshake is over, again when the connection is lost (``ended``:
+    it was shed before it began); what is gone already is left alone.
+
+    The cycles, all in code that is not ours: the library's per-connection subprotocol
+    chooser (a closure over the connection, kept by its protocol), a failed handshake's
+    error (kept by the protocol, its traceback holds frames that hold the protocol), the
+    protocol's parser (a generator, suspended for good once the connection ends, whose
+    frame holds the protocol), the keepalive task (cancelled at the end, its
+    ``CancelledError`` keeps the frame that holds the connection) and asyncio's socket
+    transport (a bound method of its own kept in an attribute).
+    """
+    vars(connection.protocol).pop("select_subprotocol", None)
+    error: BaseException | None = connection.protocol.handshake_exc
+    for _ in range(8):  # the error and its causes: kept, without the frames
+        if error is None:
+            break
+        error.__traceback__ = None
+        error = error.__cause__ or error.__context__
+    if ended or connection.protocol.state is CLOSED:
+        connection.keepalive_task = None
+        connection.protocol.parser.close()  # parsed its last: its frame held the protocol
+    if transport is not None and getattr(transport, "_read_ready_cb", None) is not None:
+        transport._read_ready_cb = None  # type: ignore[attr-defined]
+
+
 def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerConnection]:
     """A :class:`ServerConnection` class bounding pings and unread output per ``config``.
 
@@ -143,6 +176,14 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
     class GuardedConnection(ServerConnection):
         stalled_since: float | None = None
         refused = False  # counted already: its handshake's failure is not counted again
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # the library's logger names the connection for log formatters: by a weak
+            # reference, so that the connection and its logger are no cycle
+            adapter = self.protocol.logger
+            if isinstance(adapter, logging.LoggerAdapter):
+                adapter.extra = {"websocket": weakref.proxy(self)}
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             # a connection past a bound is shed before anything is built for it: no
@@ -166,6 +207,7 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
                 transport.abort()
             else:  # pragma: no cover - a listener's transports can always abort
                 transport.close()
+            let_go(self, transport, ended=True)  # it never reads: its reader was not added
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self.refused:
@@ -173,6 +215,7 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
             live.discard(self)
             half_open.release(self)
             super().connection_lost(exc)
+            let_go(self, self.transport)
 
         async def handshake(
             self,
@@ -193,6 +236,7 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
                     log.error("opening handshake failed: %r", error)  # our own bug
             finally:
                 half_open.release(self)
+                let_go(self)  # the subprotocol is chosen: its closure may go
                 response: Response | None = getattr(self, "response", None)
                 if self.refused:
                     pass
