@@ -48,6 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import WebSocketException
 
 from bench.abuse_kit import (
     ATTACK_NICENESS,
@@ -80,9 +81,20 @@ ATTACKER = "127.0.0.2"  # each attack process sets its own: 127.0.0.2, .3, ...
 
 
 async def _ping_flood(url: str, deadline: float) -> dict[str, int]:
-    pings = dropped = 0
+    pings = dropped = refused = 0
     while time.monotonic() < deadline:
-        conns = [await hello(url, f"pf{i}", ATTACKER) for i in range(2)]
+        conns: list[ClientConnection] = []
+        try:
+            for i in range(2):
+                conns.append(await hello(url, f"pf{i}", ATTACKER))
+        except (ConnectionError, OSError, WebSocketException):
+            # dropped connections come back at once: their hellos spend the address's
+            # request budget, and a refused one tries again (the attack goes on)
+            refused += 1
+            for ws in conns:
+                ws.transport.abort()
+            await asyncio.sleep(0.05)
+            continue
         for ws in conns:
             ws.transport.pause_reading()
         while time.monotonic() < deadline and not all(ws.transport.is_closing() for ws in conns):
@@ -98,7 +110,7 @@ async def _ping_flood(url: str, deadline: float) -> dict[str, int]:
         dropped += sum(ws.transport.is_closing() for ws in conns)
         for ws in conns:
             ws.transport.abort()
-    return {"pings_sent": pings, "connections_dropped": dropped}
+    return {"pings_sent": pings, "connections_dropped": dropped, "hellos_refused": refused}
 
 
 async def _slow_reader(url: str, deadline: float) -> dict[str, int]:

@@ -20,8 +20,12 @@ to a file) on 127.0.0.1. Phases, each ``--seconds`` long:
   answers with a status line, log bytes the server wrote (per second and per request;
   the honest player's own lines are in them: compare with the baseline's rate).
 
-Attackers and the honest player share this process's loop; every loop is bounded in
-count and time, all traffic stays on loopback. Prints one JSON object on its last line.
+The attacks run in a process of their own at the attack niceness of
+``bench/abuse_kit.py`` (``$SPADES_ATTACK_NICE``, default 19), as in the other suites: an
+attacker's own CPU, on this machine's cores, would otherwise count as the server's delay
+to the honest player (and with one shared loop, the honest player waited behind the
+attacker's own coroutines). Every loop is bounded in count and time, all traffic stays
+on loopback. Prints one JSON object on its last line.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import resource
 import subprocess
@@ -44,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.asyncio.client import connect
 
 from bench._procstat import rss_kib
+from bench.abuse_kit import join, spawn
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
@@ -137,6 +143,42 @@ async def _flood(port: int, request: bytes, deadline: float) -> dict[str, int]:
     return {"sent": sent, "answered": answered}
 
 
+FLOODS = {
+    "head_flood": b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n",
+    "garbage_flood": b"\x16\x03\x01\x02\x00 not http\r\n\r\n",
+}
+
+
+def _attack(kind: str, port: int, deadline: float, options: dict[str, int], results: Any) -> None:
+    """Run in a child process: the attack ``kind`` until ``deadline`` (time.monotonic);
+    ``results[kind]`` gets each attacking coroutine's counts."""
+
+    async def attack() -> list[dict[str, int]]:
+        if kind == "half_open":
+            return await asyncio.gather(
+                *(
+                    _slow_sockets(port, f"127.0.0.{2 + i}", options["sockets"], deadline)
+                    for i in range(options["addresses"])
+                )
+            )
+        return await asyncio.gather(*(_flood(port, FLOODS[kind], deadline) for _ in range(8)))
+
+    try:
+        results[kind] = asyncio.run(attack())
+    except BaseException as error:  # report, never hang the benchmark
+        results[kind] = [{"attack_error": repr(error)}]
+
+
+def _counts(reported: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The attack's counts summed over its coroutines (and its error, if it failed)."""
+    entries = list(reported or [])
+    sums: dict[str, Any] = {key: sum(int(e.get(key, 0)) for e in entries) for key in keys}
+    errors = [e["attack_error"] for e in entries if "attack_error" in e]
+    if errors or not entries:
+        sums["attack_error"] = errors[0] if errors else "no result"
+    return sums
+
+
 def _fds(pid: int) -> int:
     """Open files of the process ``pid`` (its sockets among them)."""
     return len(os.listdir(f"/proc/{pid}/fd"))
@@ -175,48 +217,46 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "log_bytes_per_s": round((os.path.getsize(log_path) - before) / args.seconds, 1),
             }
 
+            manager = multiprocessing.get_context("spawn").Manager()
+            shared = manager.dict()
+            options = {"sockets": args.sockets, "addresses": args.addresses}
             deadline = time.monotonic() + args.seconds
-            attackers = [
-                _slow_sockets(port, f"127.0.0.{2 + i}", args.sockets, deadline)
-                for i in range(args.addresses)
-            ]
-            gathered = asyncio.gather(*attackers)
+            child = spawn(_attack, ("half_open", port, deadline, options, shared))
             peak, base_fds, fds = base_rss, _fds(server.pid), 0
             while time.monotonic() < deadline:
                 peak = max(peak, rss_kib(server.pid))
                 fds = max(fds, _fds(server.pid))
                 await asyncio.sleep(0.25)
-            results = await gathered
+            await asyncio.to_thread(join, child, 30)
+            counts = _counts(shared.get("half_open"), ("opened", "held_at_end", "connect_refused"))
             phases["half_open"] = {
                 **honest.take(),
                 "addresses": args.addresses,
-                "opened": sum(r["opened"] for r in results),
-                "held_at_end": sum(r["held_at_end"] for r in results),  # as the attacker sees
+                **counts,  # held_at_end: as the attacker sees them
                 "server_open_files_growth_peak": fds - base_fds,
-                "connect_refused": sum(r["connect_refused"] for r in results),
                 "server_rss_growth_mib": round((peak - base_rss) / 1024, 1),
             }
-            floods = {
-                "head_flood": b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n",
-                "garbage_flood": b"\x16\x03\x01\x02\x00 not http\r\n\r\n",
-            }
-            for name, request in floods.items():
+            for name in FLOODS:
                 await asyncio.sleep(1.5)  # the last tally line of the phase before
                 before = os.path.getsize(log_path)
                 deadline = time.monotonic() + args.seconds
-                counts = await asyncio.gather(*(_flood(port, request, deadline) for _ in range(8)))
+                child = spawn(_attack, (name, port, deadline, options, shared))
+                await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+                await asyncio.to_thread(join, child, 30)
+                counts = _counts(shared.get(name), ("sent", "answered"))
                 await asyncio.sleep(1.5)  # this phase's last tally line
                 logged = os.path.getsize(log_path) - before
-                sent = sum(c["sent"] for c in counts)
+                sent = counts.pop("sent")
                 phases[name] = {
                     **honest.take(),
                     "requests": sent,
-                    "answered": sum(c["answered"] for c in counts),
+                    **counts,  # answered (and the attack's error, if any)
                     "requests_per_s": round(sent / args.seconds, 1),
                     "log_bytes": logged,
                     "log_bytes_per_s": round(logged / args.seconds, 1),
                     "log_bytes_per_request": round(logged / sent, 3) if sent else None,
                 }
+            manager.shutdown()
             honest.stop = True
             honest_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -37,7 +37,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench._procstat import cpu_seconds, rss_kib
 from bench.loadlib.rawclient import free_port
-from bench.loadlib.scrape import loop_lag, metrics_page
+from bench.loadlib.scrape import gc_pauses, loop_lag, metrics_page
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
@@ -256,14 +256,15 @@ def join(child: BaseProcess | None, seconds: float) -> None:
 @dataclass
 class Window:
     """What one phase measured: honest pings and bot replies (s), the server's CPU (% of
-    one core), its largest RSS (KiB) and its loop lag (see bench/loadlib/scrape.py) in
-    the window."""
+    one core), its largest RSS (KiB), its loop lag and its garbage collector's passes
+    (see bench/loadlib/scrape.py) in the window."""
 
     pings: list[float]
     replies: list[float]
     cpu_pct: float
     rss_kib: int
     loop_lag: dict[str, float]
+    gc: dict[str, dict[str, float]] | None = None
 
 
 async def _page(server: Served) -> str:
@@ -295,8 +296,10 @@ async def measure(
         await asyncio.sleep(0.25)
     pings, replies = honest.take()
     cpu = cpu_seconds(server.pid) - cpu_start
-    lag = loop_lag(page_start, await _page(server)) if page_start else {}
-    return Window(pings, replies, 100 * cpu / (time.monotonic() - window_start), rss, lag)
+    page_end = await _page(server) if page_start else ""
+    lag = loop_lag(page_start, page_end) if page_end else {}
+    passes = gc_pauses(page_start, page_end) if page_end else None
+    return Window(pings, replies, 100 * cpu / (time.monotonic() - window_start), rss, lag, passes)
 
 
 def honest_figures(window: Window) -> dict[str, Any]:
@@ -315,4 +318,10 @@ def honest_figures(window: Window) -> dict[str, Any]:
         # show is the machine's (scheduling), not the server's
         "loop_lag_p99_ms": window.loop_lag.get("p99_ms"),
         "loop_lag_over_5ms": window.loop_lag.get("over_5ms"),
+        # the collector's passes in the window (young and middle generations; a full
+        # pass is rare): what an attacker's leftovers cost every player
+        "gc_passes": None if window.gc is None else sum(g["count"] for g in window.gc.values()),
+        "gc_ms": None
+        if window.gc is None
+        else round(sum(g["total_ms"] for g in window.gc.values()), 1),
     }
