@@ -60,8 +60,10 @@ class Honest:
     def __init__(self, url: str) -> None:
         self.url = url
         self.times: list[float] = []
+        self.starts: list[float] = []  # when each of ``times`` began (time.monotonic)
         self.failures = 0
         self.stop = False
+        self.since = time.monotonic()
 
     async def run(self) -> None:
         nonce = 0
@@ -81,13 +83,21 @@ class Honest:
                         pass
                     await ws.close()
                 self.times.append(time.monotonic() - start)
+                self.starts.append(start)
             except Exception:
                 self.failures += 1
             await asyncio.sleep(0.1)
 
     def take(self) -> dict[str, Any]:
+        """The figures since the last take: connects, failures, p50/p99 (ms), and when
+        the slowest connect began (s into the window)."""
+        worst_at = None
+        if self.times:
+            slowest = max(range(len(self.times)), key=self.times.__getitem__)
+            worst_at = round(self.starts[slowest] - self.since, 2)
         times, failures = sorted(self.times), self.failures
-        self.times, self.failures = [], 0
+        self.times, self.starts, self.failures = [], [], 0
+        self.since = time.monotonic()
 
         def at(q: float) -> float | None:
             return (
@@ -95,7 +105,7 @@ class Honest:
             )
 
         return {"honest_ok": len(times), "honest_failed": failures, "honest_p50_ms": at(0.5),
-                "honest_p99_ms": at(0.99)}  # fmt: skip
+                "honest_p99_ms": at(0.99), "honest_slowest_at_s": worst_at}  # fmt: skip
 
 
 async def _slow_sockets(port: int, source: str, limit: int, deadline: float) -> dict[str, int]:
