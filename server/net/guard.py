@@ -275,19 +275,24 @@ async def watch_stalled(
     step = min(1.0, budget / 4)
     while True:
         await asyncio.sleep(step)
-        now = time.monotonic()
-        for ws in list(connections()):
-            transport = ws.transport
-            if transport is None or transport.is_closing():
-                continue
-            waiting = transport.get_write_buffer_size() > 0
-            since: float | None = getattr(ws, "stalled_since", None)
-            if not waiting:
-                ws.stalled_since = None  # type: ignore[attr-defined]
-            elif since is None:
-                ws.stalled_since = now  # type: ignore[attr-defined]
-            elif now - since > budget:
-                drop(ws, f"output not read for {budget:g} s")
+        # in a call of its own: a loop variable here would keep the last connection
+        # looked at alive (and its objects) while the watchdog sleeps
+        _drop_stalled(connections(), budget, time.monotonic())
+
+
+def _drop_stalled(connections: Iterable[ServerConnection], budget: float, now: float) -> None:
+    for ws in list(connections):
+        transport = ws.transport
+        if transport is None or transport.is_closing():
+            continue
+        waiting = transport.get_write_buffer_size() > 0
+        since: float | None = getattr(ws, "stalled_since", None)
+        if not waiting:
+            ws.stalled_since = None  # type: ignore[attr-defined]
+        elif since is None:
+            ws.stalled_since = now  # type: ignore[attr-defined]
+        elif now - since > budget:
+            drop(ws, f"output not read for {budget:g} s")
 
 
 class OneLineLogger(logging.LoggerAdapter[logging.Logger]):

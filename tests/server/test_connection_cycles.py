@@ -26,21 +26,27 @@ from server import RunningServer
 from tests.server.helpers import Client, run
 
 
-def _left_over() -> list[str]:
-    """The server-side connection objects the collector still tracks (alive or garbage)."""
+def _connection_objects() -> list[object]:
+    """The server-side connection objects the collector tracks (alive or garbage)."""
     kinds = (ServerConnection, ServerProtocol)  # by type: a dead weak proxy fails isinstance
-    return [type(o).__name__ for o in gc.get_objects() if issubclass(type(o), kinds)]
+    return [o for o in gc.get_objects() if issubclass(type(o), kinds)]
 
 
-async def _freed(polls: int = 200) -> list[str]:
-    """Let the server finish its side (at most ``polls`` turns of 10 ms); what is left."""
-    left = _left_over()
+async def _freed(kept: list[object], polls: int = 200) -> list[str]:
+    """Let the server finish its side (at most ``polls`` turns of 10 ms); the connection
+    objects left that are not in ``kept`` (what earlier tests of this process keep)."""
+    old = {id(o) for o in kept}  # ``kept`` holds them: their ids stay theirs
+
+    def left() -> list[str]:
+        return [type(o).__name__ for o in _connection_objects() if id(o) not in old]
+
+    now = left()
     for _ in range(polls):
-        if not left:
+        if not now:
             break
         await asyncio.sleep(0.01)
-        left = _left_over()
-    return left
+        now = left()
+    return now
 
 
 def _raw(port: int, data: bytes, read: bool) -> bytes:
@@ -120,13 +126,14 @@ def test_a_connection_that_ends_leaves_nothing_for_the_garbage_collector(case: s
 
     async def test(server: RunningServer) -> None:
         await scenario(server)  # once first: whatever is built once and kept
-        await _freed()
+        await _freed([])
         gc.collect()
+        kept = _connection_objects()
         gc.disable()
         try:
             for _ in range(3):
                 await scenario(server)
-            left = await _freed()
+            left = await _freed(kept)
         finally:
             gc.enable()
         assert left == []
