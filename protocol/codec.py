@@ -68,24 +68,27 @@ def encode(message: BaseModel) -> bytes:
     return packed
 
 
-def _downgraded(value: Any, added: dict[type[BaseModel], frozenset[str]]) -> Any:
+def _downgraded(value: Any, added: dict[type[BaseModel], frozenset[str]], minor: int) -> Any:
     if isinstance(value, BaseModel):
-        left_out = added.get(type(value), frozenset())
+        model = type(value)
+        if not _carries(model, minor):  # nothing newer inside: pydantic's dump is faster
+            return value.model_dump(mode="python")
+        left_out = added.get(model, frozenset())
         return {
-            name: _downgraded(getattr(value, name), added)
-            for name in type(value).model_fields
+            name: _downgraded(getattr(value, name), added, minor)
+            for name in model.model_fields
             if name not in left_out
         }
     if isinstance(value, tuple):
         # an event newer than the connection inside `events` is left out whole (its
         # version still counts)
         return tuple(
-            _downgraded(item, added)
+            _downgraded(item, added, minor)
             for item in value
             if not (isinstance(item, BaseModel) and _is_new(type(item), added))
         )
     if isinstance(value, dict):
-        return {key: _downgraded(item, added) for key, item in value.items()}
+        return {key: _downgraded(item, added, minor) for key, item in value.items()}
     return value
 
 
@@ -127,7 +130,7 @@ def wire_dict(message: BaseModel, minor: int = PROTOCOL_MINOR) -> dict[str, Any]
         return dumped
     if _is_new(type(message), added):
         return None
-    result: dict[str, Any] = _downgraded(message, added)
+    result: dict[str, Any] = _downgraded(message, added, minor)
     return result
 
 
