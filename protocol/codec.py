@@ -68,37 +68,37 @@ def encode(message: BaseModel) -> bytes:
     return packed
 
 
-def _downgraded(value: Any, added: dict[type[BaseModel], frozenset[str]], minor: int) -> Any:
+def _pruned(
+    value: Any, dumped: Any, added: dict[type[BaseModel], frozenset[str]], minor: int
+) -> Any:
+    """``dumped`` (``value``'s model_dump) without what a ``1.minor`` connection never
+    gets; only the fields that can hold something newer are walked."""
     if isinstance(value, BaseModel):
         model = type(value)
-        if not _carries(model, minor):  # nothing newer inside: pydantic's dump is faster
-            return value.model_dump(mode="python")
-        left_out = added.get(model, frozenset())
-        return {
-            name: _downgraded(getattr(value, name), added, minor)
-            for name in model.model_fields
-            if name not in left_out
-        }
-    if isinstance(value, tuple):
+        for name in added.get(model, ()):
+            dumped.pop(name, None)
+        for name in _carrying_fields(model, minor):
+            if name in dumped:
+                dumped[name] = _pruned(getattr(value, name), dumped[name], added, minor)
+        return dumped
+    if isinstance(value, tuple | list):
         # an event newer than the connection inside `events` is left out whole (its
         # version still counts)
         return tuple(
-            _downgraded(item, added, minor)
-            for item in value
+            _pruned(item, dumped_item, added, minor)
+            for item, dumped_item in zip(value, dumped, strict=True)
             if not (isinstance(item, BaseModel) and _is_new(type(item), added))
         )
     if isinstance(value, dict):
-        return {key: _downgraded(item, added, minor) for key, item in value.items()}
-    return value
+        return {key: _pruned(value[key], item, added, minor) for key, item in dumped.items()}
+    return dumped
 
 
-@functools.cache
-def _carries(model: type[BaseModel], minor: int) -> bool:
-    """Whether a ``model`` message can hold anything a ``1.minor`` connection never gets
-    (most cannot: they go out whole, at model_dump's speed)."""
+def _type_carries(annotation: Any, minor: int) -> bool:
+    """Whether a value of ``annotation`` can hold anything ``1.minor`` never gets."""
     added = added_after(minor)
     seen: set[type[BaseModel]] = set()
-    todo: list[Any] = [model]
+    todo: list[Any] = [annotation]
     while todo:
         item = todo.pop()
         if isinstance(item, type) and issubclass(item, BaseModel):
@@ -110,6 +110,20 @@ def _carries(model: type[BaseModel], minor: int) -> bool:
         else:
             todo.extend(typing.get_args(item))
     return False
+
+
+@functools.cache
+def _carrying_fields(model: type[BaseModel], minor: int) -> tuple[str, ...]:
+    return tuple(
+        name for name, field in model.model_fields.items() if _type_carries(field.annotation, minor)
+    )
+
+
+@functools.cache
+def _carries(model: type[BaseModel], minor: int) -> bool:
+    """Whether a ``model`` message can hold anything a ``1.minor`` connection never gets
+    (most cannot: they go out whole, at model_dump's speed)."""
+    return _type_carries(model, minor)
 
 
 def _is_new(model: type[BaseModel], added: dict[type[BaseModel], frozenset[str]]) -> bool:
@@ -130,7 +144,9 @@ def wire_dict(message: BaseModel, minor: int = PROTOCOL_MINOR) -> dict[str, Any]
         return dumped
     if _is_new(type(message), added):
         return None
-    result: dict[str, Any] = _downgraded(message, added, minor)
+    # one dump (pydantic's, fast), then only the parts that can hold something newer
+    # are walked and pruned
+    result: dict[str, Any] = _pruned(message, message.model_dump(mode="python"), added, minor)
     return result
 
 

@@ -204,10 +204,18 @@ class UnitOfWork:
         self._handle = None
         if self._inflight is not None:
             self._waiting = True  # joins the next group, started when the batch lands
-        elif getattr(self.store, "threaded_commits", False):
-            self._start()
-        else:
+        elif not getattr(self.store, "threaded_commits", False):
             self.flush()
+        else:
+            # a commit that waits for no disk flush (SQLite's, most of the time) costs
+            # less here than the hand-off to the worker and back (two thread wake-ups)
+            quick = getattr(self.store, "quick_commit", None)
+            if quick is not None:
+                with quick() as here:
+                    if here:
+                        self.flush()
+                        return
+            self._start()
 
     def _unproven(self, turn: Turn) -> Exception | None:
         rooms = self._rooms()

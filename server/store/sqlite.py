@@ -21,7 +21,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +54,10 @@ class Store:
         on_begin: Callable[[], None] | None = None,
         wal_limit_bytes: int = 64 * 1024 * 1024,
         checkpoint_interval: float = 1.0,
+        quick_commits: bool = False,
     ) -> None:
         self.path = path
+        self.quick_commits = quick_commits  # see quick_commit
         self._db = self._open_db(path)
         self.autocommit = autocommit
         self.on_begin = on_begin
@@ -71,6 +73,7 @@ class Store:
         self._lock = threading.RLock()
         self._order = BatchOrder()  # detached batches run in order, before the loop's reads
         self._checkpointer: threading.Thread | None = None
+        self._truncating = threading.Lock()  # held by a checkpoint that blocks writers
         self.accounts = AccountRows(self._read, self._write, "?")
         self._stop = threading.Event()
         self.wal_limit_bytes = wal_limit_bytes
@@ -144,13 +147,29 @@ class Store:
                     # end of the log, so the log never starts over and grows without
                     # end: past the limit, truncate it (writers wait a moment for that)
                     if wal.exists() and wal.stat().st_size > self.wal_limit_bytes:
-                        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                        with self._truncating:
+                            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             db.close()
 
     @property
     def threaded_commits(self) -> bool:
         return self.path != ":memory:"
+
+    @contextlib.contextmanager
+    def quick_commit(self) -> Iterator[bool]:
+        """``with store.quick_commit() as quick:`` while ``quick`` is True a commit on this
+        thread waits for no disk flush (``synchronous=NORMAL``: a commit writes the log,
+        only a checkpoint flushes; one that truncates the log and blocks writers cannot
+        start meanwhile). False (``quick_commits`` off, or such a checkpoint is running):
+        commit elsewhere. Raises nothing itself."""
+        if not (self.quick_commits and self._truncating.acquire(blocking=False)):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            self._truncating.release()
 
     def commit(self) -> None:
         """Commit the writes made since the last commit (``autocommit=False``), here.
