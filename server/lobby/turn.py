@@ -21,7 +21,10 @@ their sessions (a session's later frames queue behind them); the turns that end 
 commit is in flight gather into one group, committed as one batch as soon as it lands.
 Batches run one at a time in order, so every table's writes, and every session's frames,
 keep their order. :meth:`UnitOfWork.flush` (a close, upkeep, a cluster's fencing) waits for
-the batch in flight and commits the rest on the loop's thread.
+the batch in flight and commits the rest on the loop's thread. A store whose commit waits
+for no disk flush at the moment (SQLite's ``quick_commit``: it writes the log, a checkpoint
+flushes) commits on the loop's thread when no batch is in flight: cheaper than the two
+thread wake-ups of the hand-off, and nothing then waits behind it.
 
 If a commit fails nobody has heard anything of it: the touched tables go back to what the
 store has, the players stored in the turn are memory-only again, and every request of the

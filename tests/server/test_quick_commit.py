@@ -13,6 +13,7 @@ import asyncio
 from pathlib import Path
 
 from protocol import messages as m
+from server.store.sqlite import QUICK_WRITES
 from tests.server.test_group_commit import move, seats, stored_actions, turns, until
 from tests.server.test_turn import Server, Wire, a_table
 
@@ -90,3 +91,36 @@ def test_while_a_checkpoint_truncates_the_log_the_commit_goes_to_the_worker(
         for stored, versions in witness.seen:
             assert max(versions) <= stored
     assert stored_actions(path, code) == server.rooms.rooms[code].state.version
+
+
+def test_a_turn_of_many_writes_goes_to_the_worker(tmp_path: Path) -> None:
+    path = tmp_path / "busy.db"
+
+    async def main() -> tuple[bool, bool, list[str]]:
+        server = Server(str(path))
+        server.store.quick_commits = True
+        tables = []
+        for _ in range(QUICK_WRITES + 2):
+            code, first, second = a_table(server)
+            tables.append((code, seats(server, code, first, second), {}))
+        server.work.flush()
+        one = tables[0]
+        assert move(server, one[0], one[1], one[2])  # one write: quick
+        await turns(2)
+        quick_alone = server.work._worker is None
+        heard = {code: [len(w.written) for w in wires.values()] for code, wires, _ in tables}
+        for code, wires, seqs in tables:  # one turn, more writes than a quick commit's
+            assert move(server, code, wires, seqs)
+        await until(lambda: server.work._inflight is None and server.work._worker is not None)
+        worked = server.work._worker is not None
+        server.work.close()
+        told = [
+            code
+            for code, wires, _ in tables
+            if all(len(w.written) > h for w, h in zip(wires.values(), heard[code], strict=True))
+        ]
+        return quick_alone, worked, told
+
+    quick_alone, worked, told = asyncio.run(main())
+    assert quick_alone and worked
+    assert len(told) == QUICK_WRITES + 2  # every table heard of its move once stored
