@@ -68,34 +68,57 @@ def encode(message: BaseModel) -> bytes:
     return packed
 
 
-def _downgraded(value: Any, added: dict[type[BaseModel], frozenset[str]]) -> Any:
+_KEEP, _DROP, _WALK = 0, 1, 2  # what a downgrade does with a model's dumped value
+
+
+def _pruned(value: Any, dumped: Any, minor: int) -> Any:
+    """``dumped`` (``value``'s model_dump) without what a ``1.minor`` connection never
+    gets; only the fields that can hold something newer are walked."""
     if isinstance(value, BaseModel):
-        left_out = added.get(type(value), frozenset())
-        return {
-            name: _downgraded(getattr(value, name), added)
-            for name in type(value).model_fields
-            if name not in left_out
-        }
-    if isinstance(value, tuple):
-        # an event newer than the connection inside `events` is left out whole (its
-        # version still counts)
-        return tuple(
-            _downgraded(item, added)
-            for item in value
-            if not (isinstance(item, BaseModel) and _is_new(type(item), added))
-        )
+        model = type(value)
+        for name in _left_out(model, minor):
+            dumped.pop(name, None)
+        for name in _carrying_fields(model, minor):
+            if name in dumped:
+                dumped[name] = _pruned(getattr(value, name), dumped[name], minor)
+        return dumped
+    if isinstance(value, tuple | list):
+        kept = []
+        for item, dumped_item in zip(value, dumped, strict=True):
+            if isinstance(item, BaseModel):
+                treatment = _treatment(type(item), minor)
+                if treatment == _DROP:
+                    # an event newer than the connection inside `events` is left out
+                    # whole (its version still counts)
+                    continue
+                if treatment == _WALK:
+                    dumped_item = _pruned(item, dumped_item, minor)
+            elif isinstance(item, tuple | list | dict):
+                dumped_item = _pruned(item, dumped_item, minor)
+            kept.append(dumped_item)
+        return tuple(kept)
     if isinstance(value, dict):
-        return {key: _downgraded(item, added) for key, item in value.items()}
-    return value
+        return {key: _pruned(value[key], item, minor) for key, item in dumped.items()}
+    return dumped
 
 
 @functools.cache
-def _carries(model: type[BaseModel], minor: int) -> bool:
-    """Whether a ``model`` message can hold anything a ``1.minor`` connection never gets
-    (most cannot: they go out whole, at model_dump's speed)."""
+def _left_out(model: type[BaseModel], minor: int) -> tuple[str, ...]:
+    return tuple(added_after(minor).get(model, ()))
+
+
+@functools.cache
+def _treatment(model: type[BaseModel], minor: int) -> int:
+    if _is_new(model, added_after(minor)):
+        return _DROP
+    return _WALK if _carries(model, minor) else _KEEP
+
+
+def _type_carries(annotation: Any, minor: int) -> bool:
+    """Whether a value of ``annotation`` can hold anything ``1.minor`` never gets."""
     added = added_after(minor)
     seen: set[type[BaseModel]] = set()
-    todo: list[Any] = [model]
+    todo: list[Any] = [annotation]
     while todo:
         item = todo.pop()
         if isinstance(item, type) and issubclass(item, BaseModel):
@@ -107,6 +130,20 @@ def _carries(model: type[BaseModel], minor: int) -> bool:
         else:
             todo.extend(typing.get_args(item))
     return False
+
+
+@functools.cache
+def _carrying_fields(model: type[BaseModel], minor: int) -> tuple[str, ...]:
+    return tuple(
+        name for name, field in model.model_fields.items() if _type_carries(field.annotation, minor)
+    )
+
+
+@functools.cache
+def _carries(model: type[BaseModel], minor: int) -> bool:
+    """Whether a ``model`` message can hold anything a ``1.minor`` connection never gets
+    (most cannot: they go out whole, at model_dump's speed)."""
+    return _type_carries(model, minor)
 
 
 def _is_new(model: type[BaseModel], added: dict[type[BaseModel], frozenset[str]]) -> bool:
@@ -121,14 +158,16 @@ def wire_dict(message: BaseModel, minor: int = PROTOCOL_MINOR) -> dict[str, Any]
     and messages added after it (:func:`~protocol.messages.added_after`) are left out, and
     a message new since then gives ``None`` (it is not sent at all).
     """
-    added = added_after(minor)
-    if minor >= PROTOCOL_MINOR or not _carries(type(message), minor):
+    if minor >= PROTOCOL_MINOR:
         dumped: dict[str, Any] = message.model_dump(mode="python")
         return dumped
-    if _is_new(type(message), added):
+    treatment = _treatment(type(message), minor)
+    if treatment == _DROP:
         return None
-    result: dict[str, Any] = _downgraded(message, added)
-    return result
+    # one dump (pydantic's, fast); only the parts that can hold something newer are
+    # walked and pruned
+    result: dict[str, Any] = message.model_dump(mode="python")
+    return result if treatment == _KEEP else _pruned(message, result, minor)
 
 
 def encode_for(message: BaseModel, minor: int) -> bytes | None:

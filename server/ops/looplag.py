@@ -25,14 +25,17 @@ from typing import Any
 
 __all__ = ["GC_THRESHOLDS", "GcPauses", "LoopLag", "settle_gc"]
 
-GC_THRESHOLDS = (2_000, 2, 5_000)
-"""The collector's thresholds once serving. Under load nearly every young object is alive
-at a collection (the current game states of the tables that just acted), and a pass costs
-about 0.4 us per young object: 20,000 young objects held the loop 8-10 ms of CPU every
-1.5 s at 1,000 actions/s on the benchmark machine, 2,000 hold it about 1 ms. Two young
-passes make an old one (the survivors die within a second or two: states are replaced
-every action), and 5,000 old passes one full pass, as rare as (20,000, 20, 50) made it:
-the full pass walks every connection's objects and is the one long stall left."""
+GC_THRESHOLDS = (300, 1, 10_000)
+"""The collector's thresholds once serving. A pass's cost is the young objects it walks
+(about 0.4 us each), and under load nearly all of them are alive (each connection's
+waiting read, the games' new moves). The first threshold counts allocations minus
+deallocations, and with every turn's garbage freed by reference counting (no cycles:
+tests/server/test_commit_garbage.py) the young list at a pass holds about ten objects
+per count: (2,000, 2, 5,000) then meant young passes of 6 ms and middle ones of 24 ms at
+1,000 actions/s on the benchmark machine, 300 means about 0.5 ms and 2 ms. One young pass
+makes a middle one (the survivors of two young passes, so it stays short), and 10,000
+middle passes a full one, about as rare as before: the full pass walks every
+connection's objects and is the one long stall left."""
 
 
 class LoopLag:

@@ -75,4 +75,5 @@ def open_store(config: ServerConfig, on_begin: Callable[[], None] | None = None)
         autocommit=False,
         on_begin=on_begin,
         wal_limit_bytes=config.wal_limit_bytes,
+        quick_commits=True,  # a commit that waits for no disk flush runs on the loop
     )
