@@ -58,6 +58,9 @@ __all__ = [
 ]
 
 _LATE_SET_DISCOUNT = 0.3
+_NIL_SHED_MARGIN = 0.002
+"""Worth (about a point of score early in a game) within which a live nil's follows count
+as equal, so the highest of them is shed."""
 _MIN_SAMPLES = 8
 _FINALISTS = 2
 
@@ -304,6 +307,17 @@ def search_play(
         nodes[0] += used
     means = [totals[i] / counts[i] for i in everything]
     best = max(everything, key=lambda i: (counts[i], means[i], -(moves[i] % 13)))
+    if trick_card >= 0 and (blind[0] or bids[0] == 0) and won0 == 0:
+        # a live nil following: among cards about as good (sampling noise apart) shed the
+        # highest, the card most likely to be forced to win a trick later
+        # (the two finalists of ``focus`` included: a card left out of the final may be
+        # as good within the margin)
+        near = max(means) - _NIL_SHED_MARGIN
+        high = max(
+            (i for i in everything if means[i] >= near),
+            key=lambda i: (moves[i] % 13, moves[i] // 13 != 3),
+        )
+        return CARDS[moves[high]]
     # among near-equal cards (as well sampled as the best) prefer the cheapest (lowest
     # rank, then not a spade)
     threshold = means[best] - 1e-6
