@@ -2,9 +2,11 @@
 
     python3 bench/bid_probe.py --deals 40 --seed 5 --log probe.jsonl
     python3 bench/bid_probe.py --deals 40 --seed 5 --set bid_shift=0 --set bid_spread=0.8
+    python3 bench/bid_probe.py --seed 5 --only 1 3 17      # these deals of the sample
 
-Each deal is one classic hand, both seats played by the same level (``--level``, default
-``hard``, with ``--set FIELD=VALUE`` overrides of its search config). Before each seat's
+Each deal is one hand (``--preset``), both seats played by the same level (``--level``,
+default ``hard``, with ``--set FIELD=VALUE`` overrides of its search config; ``easy``'s
+bids are judged by ``hard``'s sampled deals). Before each seat's
 bid the bid's estimate is taken as :func:`engine.bot.search.search_bid` takes it: the
 sampled deals' trick counts (:func:`engine.bot.search.bid_draws`), their mean plus the
 config's ``bid_shift`` (the expected tricks), and the share of the spread counts at or
@@ -34,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.strength import parse_tweaks
 from engine import Deal, GameState, Phase, RuleSet
 from engine.actions import Bid
-from engine.bot import Bot
+from engine.bot import LEVEL_CONFIGS, Bot
 from engine.bot.knowledge import read_knowledge
 from engine.bot.search import SearchConfig, bid_draws, play_noise
 
@@ -80,8 +82,9 @@ def probe_deal(
         seat = state.current_player
         view = state.view_for(seat)
         bot = bots[seat]
-        if view.phase is Phase.BIDDING and bot.config is not None:
-            draws = bid_draws(view, read_knowledge(view), probe_rng, bot.config)
+        if view.phase is Phase.BIDDING:
+            config = bot.config or LEVEL_CONFIGS["hard"]  # easy's bid judged by hard's
+            draws = bid_draws(view, read_knowledge(view), probe_rng, config)
             action = bot.choose(view)
             bid = action.tricks if isinstance(action, Bid) else 0
             total = sum(draws.values())
@@ -90,14 +93,18 @@ def probe_deal(
                 "deal": index,
                 "seat": seat,
                 "bid": bid,
-                "expected": round(mean + bot.config.bid_shift, 3),
-                "make_chance": round(make_chance(dict(draws), bid or 0, bot.config), 3),
+                "expected": round(mean + config.bid_shift, 3),
+                "make_chance": round(make_chance(dict(draws), bid or 0, config), 3),
                 "draws": [[n, z, g, c] for (n, z, g), c in sorted(draws.items())],
             }
             state.apply(seat, action)
             continue
-        if view.phase is Phase.PLAY and play_nils_only and 0 not in view.bids:
-            return records
+        if view.phase is Phase.PLAY:
+            for other in (0, 1):
+                if view.blind_nil[other] and not records[other]:
+                    records[other] = {"deal": index, "seat": other, "bid": 0, "blind": True}
+            if play_nils_only and 0 not in view.bids and not any(view.blind_nil):
+                return records
         state.apply(seat, bot.choose(view))
     result = state.hand_results[-1]  # the hand was played out
     for seat in (0, 1):
@@ -115,12 +122,15 @@ def summarise(rows: list[dict[str, object]]) -> dict[str, object]:
         return float(value)
 
     bids = [num(r, "bid") for r in rows]
-    nils = [r for r in rows if num(r, "bid") == 0]
+    blind = [r for r in rows if r.get("blind")]
+    nils = [r for r in rows if num(r, "bid") == 0 and not r.get("blind")]
     nil_figures = {
         "nil_bids": len(nils),
         "nil_rate": round(len(nils) / len(rows), 4),
         "nils_made": sum(num(r, "taken") == 0 for r in nils),
         "nil_expected_make": [num(r, "make_chance") for r in nils],
+        "blind_nils": len(blind),
+        "blind_nils_made": sum(num(r, "taken") == 0 for r in blind),
     }
     trick_bids = [r for r in rows if num(r, "bid") > 0]
     if any("taken" not in r for r in rows):  # only the hands with a nil were played
@@ -155,10 +165,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--level", default="hard", choices=("normal", "hard"))
+    parser.add_argument("--level", default="hard", choices=("easy", "normal", "hard"))
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE")
     parser.add_argument("--log", type=Path)
+    parser.add_argument(
+        "--only", type=int, nargs="+", metavar="DEAL", help="play only these deal numbers"
+    )
     parser.add_argument(
         "--play-nils-only",
         action="store_true",
@@ -168,7 +181,7 @@ def main() -> None:
     tweaks = parse_tweaks(tuple(args.set))
     started = time.perf_counter()
     rows: list[dict[str, object]] = []
-    for index in range(args.deals):
+    for index in args.only or range(args.deals):
         records = probe_deal(index, args.seed, args.level, tweaks, args.preset, args.play_nils_only)
         rows.extend(records)
         if args.log is not None:
