@@ -63,6 +63,8 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         bid_samples=3000,
         rollout_exact=4,
         max_samples=800,
+        # 0.8 fits hard's makes and sets as well, but bid worse where it differs
+        # (bench/bid_probe.py; docs/bot.md, "The bid, calibrated")
         bid_spread=1.0,
         bid_shift=-0.25,
         play_inference=True,

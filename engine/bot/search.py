@@ -46,6 +46,8 @@ from engine.game import PlayerView, legal_play_mask, trick_winner
 
 __all__ = [
     "SearchConfig",
+    "bid_draws",
+    "bid_values",
     "distinct_moves",
     "follow_exclusions",
     "opponent_bid_weight",
@@ -56,6 +58,9 @@ __all__ = [
 ]
 
 _LATE_SET_DISCOUNT = 0.3
+_NIL_SHED_MARGIN = 0.002
+"""Worth (about a point of score early in a game) within which a live nil's follows count
+as equal, so the highest of them is shed."""
 _MIN_SAMPLES = 8
 _FINALISTS = 2
 
@@ -302,6 +307,17 @@ def search_play(
         nodes[0] += used
     means = [totals[i] / counts[i] for i in everything]
     best = max(everything, key=lambda i: (counts[i], means[i], -(moves[i] % 13)))
+    if trick_card >= 0 and (blind[0] or bids[0] == 0) and won0 == 0:
+        # a live nil following: among cards about as good (sampling noise apart) shed the
+        # highest, the card most likely to be forced to win a trick later
+        # (the two finalists of ``focus`` included: a card left out of the final may be
+        # as good within the margin)
+        near = max(means) - _NIL_SHED_MARGIN
+        high = max(
+            (i for i in everything if means[i] >= near),
+            key=lambda i: (moves[i] % 13, moves[i] // 13 != 3),
+        )
+        return CARDS[moves[high]]
     # among near-equal cards (as well sampled as the best) prefer the cheapest (lowest
     # rank, then not a spade)
     threshold = means[best] - 1e-6
@@ -334,23 +350,13 @@ def play_noise(
     return tuple((k, weight / norm) for k, weight in raw)
 
 
-def search_bid(
-    view: PlayerView,
-    know: Knowledge,
-    rng: random.Random,
-    config: SearchConfig,
-) -> int:
-    """The bid (0 is nil) with the best expected worth over sampled deals.
-
-    Each sampled deal is played out twice: both seats taking what they can (the trick
-    count, spread by :func:`play_noise` with ``config.bid_spread``) and the bot ducking
-    every trick against an opponent trying to hand it one (a nil). The worth of a bid is
-    the score-aware :func:`engine.bot.evaluate.game_worth` of the hand's outcome, so the
-    cost of a set, of bags and the target are all weighed.
-    """
+def bid_draws(
+    view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig
+) -> Counter[tuple[int, int, int]]:
+    """Sampled deals for the bid, counted by ``(natural, nil, guess)``: the tricks the
+    seat takes when both seats take what they can, the tricks it takes ducking every
+    trick (a nil), and the opponent's bid (known, or guessed from the deal)."""
     me, opp = know.me, know.opp
-    rules = view.rules
-    hand = know.hand
     opp_blind = bool(view.blind_nil[opp])
     opp_bid = view.bids[opp]
     opp_known = opp_blind or opp_bid is not None
@@ -359,17 +365,17 @@ def search_bid(
     weight = opponent_bid_weight(view, know)
     natural_modes = modes_table((13, 0 if opp_nil else 13))
     nil_modes = modes_table((0, 0 if opp_nil else 13))
-    samples = max(1, config.bid_samples)
     draws: Counter[tuple[int, int, int]] = Counter()
     opp_fog = know.pile_seen if config.fog else 0
-    for _ in range(samples):
+    hand = know.hand
+    for _ in range(max(1, config.bid_samples)):
         other = sample_hand(know, rng, weight, tries=8)
         fog = (know.unseen & ~other) if config.fog else 0
         natural = greedy_playout(
             hand, other, leader, -1, False, 0, 0, natural_modes, 0, fog, opp_fog
         )[0]
         nil = natural
-        if rules.nil:
+        if view.rules.nil:
             ducked = greedy_playout(
                 hand, other, leader, -1, False, 0, 0, nil_modes, 0, fog, opp_fog
             )
@@ -378,6 +384,20 @@ def search_bid(
         if opp_known:
             guess = 0 if opp_nil else int(opp_bid or 0)
         draws[(natural, nil, guess)] += 1
+    return draws
+
+
+def bid_values(
+    view: PlayerView,
+    know: Knowledge,
+    draws: Counter[tuple[int, int, int]],
+    config: SearchConfig,
+) -> dict[int, float]:
+    """Per legal bid (0 is nil), its expected worth over ``draws`` (see :func:`bid_draws`),
+    each deal's natural trick count spread by :func:`play_noise`."""
+    me, opp = know.me, know.opp
+    rules = view.rules
+    opp_blind = bool(view.blind_nil[opp])
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     blind = (False, opp_blind)
@@ -398,15 +418,36 @@ def search_bid(
             cache[key] = value
         return value
 
-    lowest = 0 if rules.nil else 1
-    best_bid, best_value = 1, float("-inf")
-    for bid in range(lowest, 14):
+    values: dict[int, float] = {}
+    for bid in range(0 if rules.nil else 1, 14):
         total = 0.0
         for (natural, nil, guess), count in draws.items():
             if bid == 0:
                 total += count * worth(0, nil, guess)
             else:
                 total += count * sum(w * worth(bid, natural + k, guess) for k, w in noise)
-        if total > best_value + 1e-9:
-            best_bid, best_value = bid, total
+        values[bid] = total
+    return values
+
+
+def search_bid(
+    view: PlayerView,
+    know: Knowledge,
+    rng: random.Random,
+    config: SearchConfig,
+) -> int:
+    """The bid (0 is nil) with the best expected worth over sampled deals.
+
+    Each sampled deal is played out twice (:func:`bid_draws`): both seats taking what
+    they can (the trick count, spread by :func:`play_noise` with ``config.bid_spread``)
+    and the bot ducking every trick against an opponent trying to hand it one (a nil).
+    The worth of a bid (:func:`bid_values`) is the score-aware
+    :func:`engine.bot.evaluate.game_worth` of the hand's outcome, so the cost of a set,
+    of bags and the target are all weighed.
+    """
+    values = bid_values(view, know, bid_draws(view, know, rng, config), config)
+    best_bid, best_value = 1, float("-inf")
+    for bid, value in values.items():
+        if value > best_value + 1e-9:
+            best_bid, best_value = bid, value
     return best_bid

@@ -1,0 +1,41 @@
+"""Nil like a player: cover a live nil by shedding danger, and keep it alive when following."""
+
+import pytest
+
+from engine import Bid, Card, Play
+from engine.bot import LEVELS, Bot
+from tests.bot.helpers import bid_view, play_view
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_live_nil_void_in_the_led_suit_sheds_its_king(level: str, seed: int) -> None:
+    # no club to follow with: the king of hearts is the one card that can still win a
+    # trick later, so it goes now (a spade would win this trick)
+    view = play_view("2H 3H 4H 6H KH 2D 4D 5D 7D 8D 9D 2S 3S", current="9C", bids=(0, 5))
+    assert Bot(level, seed=seed).choose(view) == Play(Card.parse("KH"))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_live_nil_sheds_a_high_card_before_a_low_one(seed: int) -> None:
+    # the king of diamonds over six low diamonds against a club lead: hard sheds the king
+    # (its rollouts value the king and the low diamonds within sampling noise)
+    view = play_view("2H 3H 4H 6H 2D 4D 5D 7D 8D 9D KD 2S 3S", current="JC", bids=(0, 5))
+    assert Bot("hard", seed=seed).choose(view) == Play(Card.parse("KD"))
+
+
+LOW_PILE = "AC KC QC JC AD KD QD AH KH QH JS 10S 9S"
+
+
+def test_hard_bids_nil_with_low_cards_and_low_spades() -> None:
+    # every honour went to the pile in the draft; the spades held are the deuce and three
+    view = bid_view("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 5H 2S 3S", LOW_PILE)
+    assert Bot("hard", seed=5).choose(view) == Bid(0)
+
+
+def test_hard_does_not_bid_nil_holding_the_ace_and_king_of_spades() -> None:
+    # the same low side cards, but the two top spades: two sure tricks, never a nil
+    view = bid_view("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 5H AS KS", LOW_PILE.replace("JS", "2S"))
+    action = Bot("hard", seed=5).choose(view)
+    assert isinstance(action, Bid)
+    assert action.tricks >= 2
