@@ -14,8 +14,8 @@ import gc
 import random
 from pathlib import Path
 
-from tests.server.test_group_commit import move, seats, until
-from tests.server.test_turn import Server, Wire, a_table
+from tests.server.test_group_commit import move, seated_tables, until
+from tests.server.test_turn import Server, Wire
 
 
 def heard_more(wires: list[Wire], heard: list[int]) -> bool:
@@ -29,11 +29,7 @@ def play_to_the_wire(path: Path, moves: int) -> tuple[list[str], int, bool]:
 
     async def main() -> tuple[list[str], int, bool]:
         server = Server(str(path))
-        tables = []
-        for _ in range(2):
-            code, first, second = a_table(server)
-            tables.append((code, seats(server, code, first, second), {}))
-        server.work.flush()
+        tables = seated_tables(server, 2)
         queues = {id(wire): wire.pending for _, wires, _ in tables for wire in wires.values()}
         shuffle = random.Random(3)
         sent = 0

@@ -101,6 +101,17 @@ def seats(server: Server, code: str, first: Wire, second: Wire) -> dict[int, Wir
     return {mine: first, 1 - mine: second}
 
 
+def seated_tables(server: Server, count: int) -> list[tuple[str, dict[int, Wire], dict[int, int]]]:
+    """``count`` tables, each with its two players seated and stored: (code, wires by
+    seat, the sequence numbers :func:`move` keeps)."""
+    tables: list[tuple[str, dict[int, Wire], dict[int, int]]] = []
+    for _ in range(count):
+        code, first, second = a_table(server)
+        tables.append((code, seats(server, code, first, second), {}))
+    server.work.flush()
+    return tables
+
+
 def stored_actions(path: Path, code: str) -> int:
     """How many actions of table ``code`` a reader of the file sees (committed only)."""
     with sqlite3.connect(path) as db:
@@ -113,12 +124,7 @@ def test_nothing_leaves_while_its_commit_is_held_and_the_loop_goes_on(tmp_path: 
 
     async def main() -> None:
         server = Server(str(path))
-        tables = []
-        for _ in range(2):
-            code, first, second = a_table(server)
-            tables.append((code, seats(server, code, first, second), {}))
-        server.work.flush()
-        (one, wires_one, seqs_one), (two, wires_two, seqs_two) = tables
+        (one, wires_one, seqs_one), (two, wires_two, seqs_two) = seated_tables(server, 2)
         everyone = [*wires_one.values(), *wires_two.values()]
         heard = [len(wire.written) for wire in everyone]
         stored = stored_actions(path, one), stored_actions(path, two)
