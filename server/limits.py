@@ -267,6 +267,7 @@ class ConnectRates:
         self.exempt = {address_share(proxy, self.prefix) for proxy in config.trusted_proxies}
         self.clock = clock
         self.buckets: dict[str, TokenBucket] = {}
+        self._check_at = self.CHECK_EVERY
         self.shed = 0
 
     def admit(self, host: str) -> bool:
@@ -280,9 +281,12 @@ class ConnectRates:
         now = self.clock()
         bucket = self.buckets.get(share)
         if bucket is None:
-            if len(self.buckets) >= self.CHECK_EVERY:
+            if len(self.buckets) >= self._check_at:
                 for idle in [s for s, b in self.buckets.items() if b.full(now)]:
                     del self.buckets[idle]  # a full bucket is the same as none
+                # many busy shares (one /48's networks): the next pass when they double,
+                # so that each new share costs the same whatever their number
+                self._check_at = max(self.CHECK_EVERY, 2 * len(self.buckets))
             bucket = self.buckets[share] = TokenBucket(self.rate, self.burst, now)
         if bucket.take(now):
             return True

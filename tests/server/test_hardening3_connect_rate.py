@@ -154,3 +154,23 @@ def test_spades_serve_takes_the_connect_rate() -> None:
         defaults.connects_per_second_per_address == ServerConfig().connects_per_second_per_address
     )
     assert defaults.connects_burst_per_address == ServerConfig().connects_burst_per_address
+
+
+def test_idle_shares_are_forgotten_and_busy_ones_kept() -> None:
+    clock = Clock()
+    config = replace(TEST_CONFIG, connects_per_second_per_address=1.0, connects_burst_per_address=1)
+    rates = ConnectRates(config, clock=clock)
+    rates.CHECK_EVERY = rates._check_at = 8
+    for index in range(8):
+        assert rates.admit(f"192.0.2.{index}")
+    assert len(rates.buckets) == 8
+    clock.now += 0.5  # none has refilled: all are kept, the next pass is further off
+    assert rates.admit("192.0.2.100")
+    assert len(rates.buckets) == 9
+    assert not rates.admit("192.0.2.0")  # still remembered: still refused
+    clock.now += 10.0  # all full again: forgotten at the next pass
+    for index in range(8):
+        assert rates.admit(f"198.51.100.{index}")
+    assert rates.admit("203.0.113.1")
+    assert len(rates.buckets) < 18
+    assert "192.0.2.0" not in rates.buckets
