@@ -110,10 +110,11 @@ class ServerConfig:
       IPv6 /64) still in their HTTP handshake at once; more are closed at once (0: no
       bound; trusted proxies have none).
     - ``connects_per_second_per_address``/``connects_burst_per_address``: new TCP
-      connections one address (an IPv4 address, an IPv6 /64) may open (a token bucket;
-      ``0``: no bound; trusted proxies have none); more are closed at once, before any
-      handshake is read: a refusal after the handshake (``rate_limited`` to the hello)
-      costs the server half a millisecond a connection. Honest use stays far below:
+      connections one address (an IPv4 address, an IPv6 network of ``ipv6_share_prefix``)
+      may open (a token bucket; ``0``: no bound; trusted proxies have none); more are
+      closed at once, before any handshake is read: a refusal after the handshake
+      (``rate_limited`` to the hello) costs the server half a millisecond a connection,
+      a shed socket a fifth of that. Honest use stays far below:
       a browser opens one connection and reconnects at most every second or so, and
       fifty players behind one NAT all reconnecting at once (a restart, a network blip)
       fit in the burst of 50; 10 a second refills that burst in five seconds.
