@@ -229,6 +229,21 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="connections of one address still in their HTTP handshake "
         f"(default {d.max_half_open_per_address}; 0: no bound)",
     )
+    add(
+        "--connects-per-second-per-address",
+        type=float,
+        default=d.connects_per_second_per_address,
+        help="new connections one address may open a second, after a burst of "
+        f"{d.connects_burst_per_address} (default {d.connects_per_second_per_address:g}; "
+        "0: no bound)",
+    )
+    add(
+        "--connects-burst-per-address",
+        type=int,
+        default=d.connects_burst_per_address,
+        help="new connections one address may open at once "
+        f"(default {d.connects_burst_per_address})",
+    )
     add("--certfile", default=None, help="PEM certificate (chain): serve wss:// (TLS)")
     add("--keyfile", default=None, help="PEM private key of --certfile (if not in it)")
     add("--log-level", default="INFO", help="logging level (default INFO)")
@@ -359,6 +374,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         trusted_proxies=tuple(args.trusted_proxy),
         allowed_origins=tuple(args.allowed_origin),
         max_half_open_per_address=args.max_half_open_per_address,
+        connects_per_second_per_address=args.connects_per_second_per_address,
+        connects_burst_per_address=args.connects_burst_per_address,
         ipv6_share_prefix=args.ipv6_share_prefix,
         share_reserve=args.share_reserve,
         address_messages_per_second=args.address_rate,

@@ -109,6 +109,15 @@ class ServerConfig:
     - ``max_half_open_per_address``: TCP connections of one address (an IPv4 address, an
       IPv6 /64) still in their HTTP handshake at once; more are closed at once (0: no
       bound; trusted proxies have none).
+    - ``connects_per_second_per_address``/``connects_burst_per_address``: new TCP
+      connections one address (an IPv4 address, an IPv6 network of ``ipv6_share_prefix``)
+      may open (a token bucket; ``0``: no bound; trusted proxies have none); more are
+      closed at once, before any handshake is read: a refusal after the handshake
+      (``rate_limited`` to the hello) costs the server half a millisecond a connection,
+      a shed socket a fifth of that. Honest use stays far below:
+      a browser opens one connection and reconnects at most every second or so, and
+      fifty players behind one NAT all reconnecting at once (a restart, a network blip)
+      fit in the burst of 50; 10 a second refills that burst in five seconds.
     - ``allowed_origins``: origins (``https://cards.example.org``) whose pages may open a
       websocket here besides the page's own host; a request without ``Origin`` (not a
       browser) is not checked.
@@ -191,6 +200,8 @@ class ServerConfig:
     admin_socket: str | None = None
     trusted_proxies: tuple[str, ...] = ()
     max_half_open_per_address: int = 64
+    connects_per_second_per_address: float = 10.0
+    connects_burst_per_address: int = 50
     allowed_origins: tuple[str, ...] = ()
     # fair shares (server/limits.py): one IPv4 address, or one IPv6 network of this prefix
     ipv6_share_prefix: int = 64

@@ -9,6 +9,8 @@
     limits.check_new_table(address, tables, bot=True)   # raises LimitError
     budgets = AddressBudgets(config)
     if not budgets.take(address): ...              # the address's shared request budget
+    rates = ConnectRates(config)
+    if not rates.admit(host): ...                  # shed the new TCP connection
 
 One client must not take every connection, every table slot or every bot: each address
 may hold at most a share of them (``ServerConfig.max_connections_per_address`` and
@@ -26,7 +28,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from server.config import ServerConfig
@@ -36,6 +38,7 @@ __all__ = [
     "DEFAULT_IPV6_PREFIX",
     "AddressBudgets",
     "AddressLimits",
+    "ConnectRates",
     "LimitError",
     "TokenBucket",
     "action_bucket",
@@ -245,6 +248,50 @@ class AddressBudgets:
         # a full bucket is the same as none: forgetting it changes nothing
         for share in [s for s, bucket in self.buckets.items() if bucket.full(now)]:
             del self.buckets[share]
+
+
+class ConnectRates:
+    """New TCP connections each share may open (``connects_per_second_per_address``,
+    ``connects_burst_per_address``; a rate of 0: no bound), checked before anything is
+    built for a connection. Trusted proxies (``trusted_proxies``) have no bound: their
+    connections are everyone's. ``shed`` counts the connections refused.
+
+    ``clock``: seconds, ``time.monotonic`` by default (a test's own clock)."""
+
+    CHECK_EVERY = 4096  # buckets kept before the full ones (idle shares) are dropped
+
+    def __init__(self, config: ServerConfig, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = config.connects_per_second_per_address
+        self.burst = max(1, config.connects_burst_per_address)
+        self.prefix = config.ipv6_share_prefix
+        self.exempt = {address_share(proxy, self.prefix) for proxy in config.trusted_proxies}
+        self.clock = clock
+        self.buckets: dict[str, TokenBucket] = {}
+        self._check_at = self.CHECK_EVERY
+        self.shed = 0
+
+    def admit(self, host: str) -> bool:
+        """Spend one connection of ``host``'s share; ``False`` (counted in ``shed``) when
+        it has none left."""
+        if self.rate <= 0:
+            return True
+        share = address_share(host, self.prefix)
+        if share in self.exempt:
+            return True
+        now = self.clock()
+        bucket = self.buckets.get(share)
+        if bucket is None:
+            if len(self.buckets) >= self._check_at:
+                for idle in [s for s, b in self.buckets.items() if b.full(now)]:
+                    del self.buckets[idle]  # a full bucket is the same as none
+                # many busy shares (one /48's networks): the next pass when they double,
+                # so that each new share costs the same whatever their number
+                self._check_at = max(self.CHECK_EVERY, 2 * len(self.buckets))
+            bucket = self.buckets[share] = TokenBucket(self.rate, self.burst, now)
+        if bucket.take(now):
+            return True
+        self.shed += 1
+        return False
 
 
 def action_bucket(config: ServerConfig) -> TokenBucket:

@@ -16,6 +16,10 @@ half-open handshakes, and the websockets library's own log lines.
   logged at DEBUG, and the front door (:mod:`server.net.frontdoor`) reads and answers
   every request within bounds: at most ``max_half_open_per_address`` handshakes in
   progress per address, ``Origin`` checked against ``allowed_origins``.
+- An address opening connections faster than ``connects_per_second_per_address`` (after
+  its burst) has the extra ones closed as they are accepted, before any handshake: a
+  refusal after the handshake (the hello refused ``rate_limited``) cost the server some
+  0.5 ms of work per connection, and a flood of them held the loop for everyone.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from websockets.http11 import SERVER, Request, Response
 from websockets.protocol import CLOSED, Event
 
 from server.config import ServerConfig
-from server.limits import TokenBucket
+from server.limits import ConnectRates, TokenBucket
 from server.net.frontdoor import SERVER_HEADER, HalfOpen, RefusalTally, adopt, answer
 
 __all__ = [
@@ -166,14 +170,18 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
 
     With ``fd_limit`` (the soft limit on open files), a new TCP connection is shed at once
     when the connections open (handshakes included) would leave fewer than
-    :data:`FD_RESERVE` descriptors for everything else.
+    :data:`FD_RESERVE` descriptors for everything else; one is shed too when its address
+    opens connections faster than its rate (the class's ``connect_rates``, a
+    :class:`~server.limits.ConnectRates`: ``connect_rates.shed`` counts them).
     """
     budget = fd_limit - FD_RESERVE if fd_limit > 0 else 0
     live: set[ServerConnection] = set()
+    rates = ConnectRates(config)
     half_open = HalfOpen(config.max_half_open_per_address, config.trusted_proxies)
     refusals = RefusalTally(log)
 
     class GuardedConnection(ServerConnection):
+        connect_rates = rates
         stalled_since: float | None = None
         refused = False  # counted already: its handshake's failure is not counted again
 
@@ -192,7 +200,11 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
             if budget and len(live) >= budget:
                 self._shed(transport, "shed near the open-file limit")
                 return
-            if not half_open.admit(self, _peer_host(transport)):
+            host = _peer_host(transport)
+            if not rates.admit(host):
+                self._shed(transport, "shed: connections from one address too fast")
+                return
+            if not half_open.admit(self, host):
                 self._shed(transport, "shed: too many handshakes from one address")
                 return
             adopt(self.protocol)

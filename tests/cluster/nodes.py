@@ -77,6 +77,7 @@ class Node:
                 "--max-connections-per-address", "100000",
                 "--max-tables-per-address", "100000",
                 "--max-bot-tables-per-address", "100000",
+                "--connects-per-second-per-address", "0",
                 "--log-level", os.environ.get("SPADES_NODE_LOG", "WARNING"),
                 *self.extra,
             ],

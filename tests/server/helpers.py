@@ -38,6 +38,7 @@ TEST_CONFIG = ServerConfig(
     max_tables_per_address=100_000,
     max_bot_tables_per_address=100_000,
     share_reserve=0.0,
+    connects_per_second_per_address=0.0,  # no bound: tests open connections back to back
 )
 
 

@@ -110,6 +110,20 @@ async def _shed_past_the_half_open_cap(server: RunningServer) -> None:
         held.close()
 
 
+def _shed_connect(port: int) -> bytes:
+    """Connect, send a request and read: the answer (``b""`` when closed unanswered)."""
+    try:
+        return _raw(port, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n", True)
+    except (ConnectionResetError, BrokenPipeError):  # aborted before the request went
+        return b""
+
+
+async def _shed_past_the_connect_rate(server: RunningServer) -> None:
+    # the address's one connection (its burst) goes to the first run; then all are shed
+    answers = [await asyncio.to_thread(_shed_connect, server.port) for _ in range(2)]
+    assert answers[-1] == b""
+
+
 CASES: dict[str, tuple[Callable[[RunningServer], Awaitable[None]], dict[str, Any]]] = {
     "welcomed_then_gone": (_welcomed_then_gone, {}),
     "refused_server_full": (_refused_server_full, {"max_connections_per_address": 1}),
@@ -117,6 +131,10 @@ CASES: dict[str, tuple[Callable[[RunningServer], Awaitable[None]], dict[str, Any
     "half_a_request": (_half_a_request, {}),
     "head_request": (_head_request, {}),
     "shed_past_the_half_open_cap": (_shed_past_the_half_open_cap, {"max_half_open_per_address": 1}),
+    "shed_past_the_connect_rate": (
+        _shed_past_the_connect_rate,
+        {"connects_per_second_per_address": 0.001, "connects_burst_per_address": 1},
+    ),
 }
 
 
