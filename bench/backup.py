@@ -134,6 +134,7 @@ def main() -> None:
             [
                 sys.executable, "-m", "server", "--port", "0", "--db", store,
                 "--max-connections", "10000", "--max-tables", "10000", "--bot-delay", "0",
+                "--connects-per-second-per-address", "0",
             ]
         )  # fmt: skip
         try:

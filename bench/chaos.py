@@ -80,6 +80,7 @@ class ServerProcess:
                     sys.executable, "-m", "server", "--port", str(self.port), "--db", str(self.db),
                     "--bot-delay", "0", "--bot-workers", "0", "--rate", "1000",
                     "--rate-burst", "1000", "--max-connections", "10000",
+                    "--connects-per-second-per-address", "0",
                     "--max-tables", "100000", "--hold-seconds", "3600",
                     "--log-level", "WARNING",
                 ],

@@ -276,7 +276,8 @@ def main() -> None:
         # every client comes from 127.0.0.1: the per-address budgets that protect a
         # public server from one attacker are opened up, as for a test of many players
         default="--max-connections 10000 --max-tables 10000 --bot-delay 0 "
-        "--address-rate 1000000 --actions-rate 1000 --creations-burst 100000",
+        "--address-rate 1000000 --actions-rate 1000 --creations-burst 100000 "
+        "--connects-per-second-per-address 0",
         help="extra flags for python3 -m server (the defaults open the per-address budgets)",
     )
     parser.add_argument(

@@ -111,6 +111,7 @@ class BenchNode:
                 "--bot-workers", "0", "--entropy-seconds", "0",
                 "--rate", "10000", "--rate-burst", "10000",
                 "--max-connections-per-address", "100000",
+                "--connects-per-second-per-address", "0",
                 "--max-tables-per-address", "100000",
                 "--max-bot-tables-per-address", "100000",
                 # every seeker comes from 127.0.0.1: the per-address budgets that protect a
