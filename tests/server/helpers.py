@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from websockets.asyncio import server as ws_server
 from websockets.asyncio.client import ClientConnection, connect
 
 from protocol import convert
@@ -240,3 +241,17 @@ async def drive(
         await client.send(
             m.Act(code=turn.table, action=action, version=turn.version, seq=client.seq)
         )
+
+
+def handshakes_started(monkeypatch: Any) -> list[object]:
+    """The connections the websockets server starts a handshake for, in order, from now
+    on (``monkeypatch``: pytest's; the patch ends with the test)."""
+    started: list[object] = []
+    real = ws_server.Server.start_connection_handler
+
+    def counting(self: ws_server.Server, connection: ws_server.ServerConnection) -> None:
+        started.append(connection)
+        real(self, connection)
+
+    monkeypatch.setattr(ws_server.Server, "start_connection_handler", counting)
+    return started

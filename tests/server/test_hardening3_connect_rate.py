@@ -15,7 +15,6 @@ import socket
 from dataclasses import replace
 
 import pytest
-from websockets.asyncio import server as ws_server
 
 from protocol import messages as m
 from server import RunningServer
@@ -23,7 +22,7 @@ from server.cli import add_serve_arguments, config_from_args
 from server.config import ServerConfig
 from server.limits import ConnectRates
 from server.net import guard as guard_module
-from tests.server.helpers import TEST_CONFIG, Client, run
+from tests.server.helpers import TEST_CONFIG, Client, handshakes_started, run
 
 
 class Clock:
@@ -68,14 +67,7 @@ def test_connections_past_an_address_rate_are_closed_before_any_handshake(
         return made[-1]
 
     monkeypatch.setattr(guard_module, "ConnectRates", with_clock)
-    started: list[object] = []
-    real = ws_server.Server.start_connection_handler
-
-    def counting(self: ws_server.Server, connection: ws_server.ServerConnection) -> None:
-        started.append(connection)
-        real(self, connection)
-
-    monkeypatch.setattr(ws_server.Server, "start_connection_handler", counting)
+    started = handshakes_started(monkeypatch)
 
     async def test(server: RunningServer) -> None:
         (rates,) = made

@@ -26,7 +26,14 @@ from server.gateway import router as router_module
 from server.net.guard import ACCEPT_BATCH
 from server.net.transport import Transport
 from server.ops.report_budget import ReportBudget
-from tests.server.helpers import TEST_CONFIG, Client, play_to_end, run, two_players
+from tests.server.helpers import (
+    TEST_CONFIG,
+    Client,
+    handshakes_started,
+    play_to_end,
+    run,
+    two_players,
+)
 
 # ---- the connection's token is spent only when the address's budget allows -------------
 
@@ -93,14 +100,7 @@ def test_msgpack_with_hundreds_of_unknown_keys_is_refused_before_decoding(
 def test_a_connection_shed_past_the_half_open_bound_starts_no_handshake(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    started: list[object] = []
-    real = ws_server.Server.start_connection_handler
-
-    def counting(self: ws_server.Server, connection: ws_server.ServerConnection) -> None:
-        started.append(connection)
-        real(self, connection)
-
-    monkeypatch.setattr(ws_server.Server, "start_connection_handler", counting)
+    started = handshakes_started(monkeypatch)
 
     async def test(server: RunningServer) -> None:
         writers = []
