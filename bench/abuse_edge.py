@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.asyncio.client import connect
 
 from bench._procstat import rss_kib
-from bench.abuse_kit import join, spawn
+from bench.abuse_kit import join, spawn, stop_server
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
@@ -272,11 +272,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             with contextlib.suppress(asyncio.CancelledError):
                 await honest_task
         finally:
-            server.terminate()
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop_server(server)
         errors = sum(1 for line in Path(log_path).read_text().splitlines() if "ERROR" in line)
     return {
         "benchmark": "abuse_edge",

@@ -56,6 +56,7 @@ __all__ = [
     "ratio",
     "server_process",
     "spawn",
+    "stop_server",
     "until",
 ]
 
@@ -190,6 +191,15 @@ class Served:
         return self.process.poll()
 
 
+def stop_server(server: subprocess.Popen[str]) -> None:
+    """End a benchmark's server process: asked first, killed after 20 s."""
+    server.terminate()
+    try:
+        server.wait(20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 @contextlib.asynccontextmanager
 async def server_process(db: str) -> AsyncIterator[tuple[Served, str]]:
     """``python3 -m server`` on a free loopback port with its store at ``db`` (and its
@@ -209,11 +219,7 @@ async def server_process(db: str) -> AsyncIterator[tuple[Served, str]]:
         url = line.split()[-1]
         yield Served(server, url, metrics_port), url
     finally:
-        server.terminate()
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
 
 
 # An attacker's machines are not the server's: here the attack runs on the same cores as
