@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any
 
-from websockets.asyncio.server import Server, serve
+from websockets.asyncio.server import Server
 
 from server.accounts import SeekRatings
 from server.accounts.limits import Attempts
@@ -43,15 +43,10 @@ from server.lobby.registry import Rooms
 from server.lobby.seek_desk import SeekDesk
 from server.lobby.seeks import MemoryPool, SeekPool
 from server.lobby.turn import UnitOfWork
-from server.net.guard import (
-    ACCEPT_BATCH,
-    OneLineLogger,
-    guarded_connection,
-    raise_fd_limit,
-    watch_stalled,
-    widen_listen_queue,
-)
+from server.net.admission import Admission
+from server.net.guard import raise_fd_limit, watch_stalled
 from server.net.http import http_responder
+from server.net.listener import listen
 from server.net.tls import tls_context
 from server.net.transport import Transport, TransportParts
 from server.net.web import select_subprotocol
@@ -239,6 +234,7 @@ class RunningServer:
         self.metrics_url: str | None = None  # http://127.0.0.1:PORT/metrics when served
         self.admin_path: str | None = None  # the admin socket (see server.ops.admin)
         self.admin_server: asyncio.Server | None = None
+        self.admission: Admission | None = None  # what new sockets meet (server.net.admission)
 
     async def close(self) -> None:
         """Close every connection (code 1001), stop the bots, flush and close the store."""
@@ -277,16 +273,9 @@ async def start_server(config: ServerConfig) -> RunningServer:
         await hub.reclaim()  # before loading: what went is not loaded
         await hub.prepare()
         hub.load()
-        server = await serve(
-            hub.handler, config.host, config.port, process_request=hub.process_request,
-            select_subprotocol=select_subprotocol, max_size=config.max_message_bytes,
-            compression=None, ping_interval=config.ping_interval, ping_timeout=config.ping_timeout,
-            close_timeout=config.close_timeout, open_timeout=config.handshake_timeout,
-            max_queue=32, create_connection=guarded_connection(config, fd_limit),
-            logger=OneLineLogger(logging.getLogger("websockets.server")), ssl=tls,
-            backlog=ACCEPT_BATCH,
-        )  # fmt: skip
-        widen_listen_queue(server.sockets)
+        server, admission = await listen(
+            config, hub.handler, hub.process_request, select_subprotocol, fd_limit, tls
+        )
     except BaseException:
         hub.close()
         raise
@@ -298,6 +287,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
     port = int(sockets[0].getsockname()[1]) if sockets else config.port
     log.info("listening on %s:%d%s", config.host, port, " (TLS)" if tls else "")
     running = RunningServer(hub, server, config.host, port, tls=tls is not None)
+    running.admission = admission
     try:
         await running.ops.open(config, hub.metrics, hub)
         ops = running.ops

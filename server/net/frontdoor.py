@@ -266,6 +266,13 @@ class HalfOpen:
     def held(self, host: str) -> int:
         return len(self._by_group.get(address_group(host), ()))
 
+    def room(self, host: str) -> bool:
+        """Whether :meth:`admit` would count one more connection from ``host``."""
+        group = address_group(host)
+        if group in self.exempt or self.limit <= 0:
+            return True
+        return len(self._by_group.get(group, ())) < self.limit
+
 
 class RefusalTally:
     """Refused handshakes, logged at most once per ``interval`` seconds as one WARNING

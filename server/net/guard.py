@@ -1,7 +1,7 @@
 """Per-connection bounds below the protocol: control frames, unread output, stalled peers,
 half-open handshakes, and the websockets library's own log lines.
 
-    serve(..., create_connection=guarded_connection(config), logger=OneLineLogger(log))
+    connection_class = guarded_connection(config, admission)   # see server.net.listener
     watchdog = asyncio.create_task(watch_stalled(connections, config))
 
 - websockets answers every ping frame with a pong on its own, outside the application's
@@ -16,19 +16,16 @@ half-open handshakes, and the websockets library's own log lines.
   logged at DEBUG, and the front door (:mod:`server.net.frontdoor`) reads and answers
   every request within bounds: at most ``max_half_open_per_address`` handshakes in
   progress per address, ``Origin`` checked against ``allowed_origins``.
-- An address opening connections faster than ``connects_per_second_per_address`` (after
-  its burst) has the extra ones closed as they are accepted, before any handshake: a
-  refusal after the handshake (the hello refused ``rate_limited``) cost the server some
-  0.5 ms of work per connection, and a flood of them held the loop for everyone.
+- A connection reaches this class only once :class:`~server.net.admission.Admission`
+  admitted its raw socket (:mod:`server.net.listener` accepts it): the open-file bound,
+  the address's connection rate and its half-open handshakes are checked before anything
+  is built for it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
-import socket
 import sys
 import time
 import weakref
@@ -41,47 +38,19 @@ from websockets.http11 import SERVER, Request, Response
 from websockets.protocol import CLOSED, Event
 
 from server.config import ServerConfig
-from server.limits import ConnectRates, TokenBucket
-from server.net.frontdoor import SERVER_HEADER, HalfOpen, RefusalTally, adopt, answer
+from server.limits import TokenBucket
+from server.net.admission import FD_RESERVE, Admission
+from server.net.frontdoor import SERVER_HEADER, adopt, answer
 
 __all__ = [
-    "ACCEPT_BATCH",
     "FD_RESERVE",
-    "LISTEN_QUEUE",
     "OneLineLogger",
     "drop",
     "guarded_connection",
     "let_go",
     "raise_fd_limit",
     "watch_stalled",
-    "widen_listen_queue",
 ]
-
-FD_RESERVE = 128
-"""Descriptors kept free of connections: the store, bot worker pools, logs, listeners."""
-
-ACCEPT_BATCH = 16
-"""New connections taken from the listen queue in one turn of the loop: pass it as
-``serve(..., backlog=ACCEPT_BATCH)`` (asyncio accepts up to ``backlog`` sockets per turn
-and sets up each in the next), so that a burst of hundreds of sockets from one address
-is spread over turns of the loop instead of holding it for all of them at once; then
-:func:`widen_listen_queue`, since ``backlog`` is the kernel's queue length too."""
-
-LISTEN_QUEUE = 1024
-"""Connections the kernel holds for the server before they are accepted."""
-
-
-def widen_listen_queue(sockets: Iterable[Any], queue: int = LISTEN_QUEUE) -> None:
-    """Let each listening socket in ``sockets`` queue ``queue`` connections in the kernel
-    (the system's ``somaxconn`` caps it), whatever ``backlog`` it was opened with. A
-    socket that cannot be changed is left as it is."""
-    for sock in sockets:
-        with contextlib.suppress(OSError, ValueError):
-            listener = socket.socket(fileno=os.dup(sock.fileno()))
-            try:
-                listener.listen(queue)
-            finally:
-                listener.close()  # the duplicate only: the server's socket stays open
 
 
 def raise_fd_limit() -> int:
@@ -112,18 +81,6 @@ def drop(ws: ServerConnection, reason: str) -> None:
         return
     log.warning("connection from %s dropped: %s", _address(ws), reason)
     transport.abort()
-
-
-def _host(ws: ServerConnection) -> str:
-    try:
-        return str(ws.transport.get_extra_info("peername")[0])
-    except Exception:
-        return "?"
-
-
-def _peer_host(transport: asyncio.BaseTransport) -> str:
-    peer = transport.get_extra_info("peername")
-    return str(peer[0]) if peer else "?"
 
 
 def _address(ws: ServerConnection) -> str:
@@ -165,25 +122,16 @@ def let_go(connection: ServerConnection, transport: object = None, ended: bool =
         transport._read_ready_cb = None  # type: ignore[attr-defined]
 
 
-def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerConnection]:
+def guarded_connection(config: ServerConfig, admission: Admission) -> type[ServerConnection]:
     """A :class:`ServerConnection` class bounding pings and unread output per ``config``.
 
-    With ``fd_limit`` (the soft limit on open files), a new TCP connection is shed at once
-    when the connections open (handshakes included) would leave fewer than
-    :data:`FD_RESERVE` descriptors for everything else; one is shed too when its address
-    opens connections faster than its rate (the class's ``connect_rates``, a
-    :class:`~server.limits.ConnectRates`: ``connect_rates.shed`` counts them).
+    Its connections are admitted already (:class:`~server.net.admission.Admission`, on the
+    raw socket, by :mod:`server.net.listener`): each tells ``admission`` when its
+    handshake is over and when it is gone.
     """
-    budget = fd_limit - FD_RESERVE if fd_limit > 0 else 0
-    live: set[ServerConnection] = set()
-    rates = ConnectRates(config)
-    half_open = HalfOpen(config.max_half_open_per_address, config.trusted_proxies)
-    refusals = RefusalTally(log)
 
     class GuardedConnection(ServerConnection):
-        connect_rates = rates
         stalled_since: float | None = None
-        refused = False  # counted already: its handshake's failure is not counted again
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
@@ -192,40 +140,11 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
             adapter = self.protocol.logger
             if isinstance(adapter, logging.LoggerAdapter):
                 adapter.extra = {"websocket": weakref.proxy(self)}
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            # a connection past a bound is shed before anything is built for it: no
-            # handshake task, no reader, no timer (an address opening hundreds a second
-            # must cost the loop next to nothing per socket)
-            if budget and len(live) >= budget:
-                self._shed(transport, "shed near the open-file limit")
-                return
-            host = _peer_host(transport)
-            if not rates.admit(host):
-                self._shed(transport, "shed: connections from one address too fast")
-                return
-            if not half_open.admit(self, host):
-                self._shed(transport, "shed: too many handshakes from one address")
-                return
             adopt(self.protocol)
             self.pings = TokenBucket(config.pings_per_second, config.ping_burst)
-            live.add(self)
-            super().connection_made(transport)
-
-        def _shed(self, transport: asyncio.BaseTransport, reason: str) -> None:
-            self.refused = True
-            refusals.note(reason)
-            if isinstance(transport, asyncio.WriteTransport):
-                transport.abort()
-            else:  # pragma: no cover - a listener's transports can always abort
-                transport.close()
-            let_go(self, transport, ended=True)  # it never reads: its reader was not added
 
         def connection_lost(self, exc: Exception | None) -> None:
-            if self.refused:
-                return  # shed in connection_made: nothing was started for it
-            live.discard(self)
-            half_open.release(self)
+            admission.gone(self)
             super().connection_lost(exc)
             let_go(self, self.transport)
 
@@ -247,18 +166,16 @@ def guarded_connection(config: ServerConfig, fd_limit: int = 0) -> type[ServerCo
                 if getattr(getattr(self, "response", None), "status_code", 0) == 500:
                     log.error("opening handshake failed: %r", error)  # our own bug
             finally:
-                half_open.release(self)
+                admission.handshake_over(self)
                 let_go(self)  # the subprotocol is chosen: its closure may go
                 response: Response | None = getattr(self, "response", None)
-                if self.refused:
-                    pass
-                elif not done:  # its time ran out, or the server is closing
+                if not done:  # its time ran out, or the server is closing
                     if self.server.is_serving():
-                        refusals.note("no whole request in time")
+                        admission.refusals.note("no whole request in time")
                 elif response is None:
-                    refusals.note("no whole request")
+                    admission.refusals.note("no whole request")
                 elif response.status_code >= 400:
-                    refusals.note(f"HTTP {response.status_code}")
+                    admission.refusals.note(f"HTTP {response.status_code}")
                 elif response.status_code != 101:
                     log.debug("%s: HTTP %d", _address(self), response.status_code)
 

@@ -21,7 +21,7 @@ from server import RunningServer
 from server.cli import add_serve_arguments, config_from_args
 from server.config import ServerConfig
 from server.limits import ConnectRates
-from server.net import guard as guard_module
+from server.net import admission as admission_module
 from tests.server.helpers import TEST_CONFIG, Client, handshakes_started, run
 
 
@@ -66,7 +66,7 @@ def test_connections_past_an_address_rate_are_closed_before_any_handshake(
         made.append(ConnectRates(config, clock=clock))
         return made[-1]
 
-    monkeypatch.setattr(guard_module, "ConnectRates", with_clock)
+    monkeypatch.setattr(admission_module, "ConnectRates", with_clock)
     started = handshakes_started(monkeypatch)
 
     async def test(server: RunningServer) -> None:

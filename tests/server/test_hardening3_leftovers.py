@@ -23,7 +23,7 @@ from server import RunningServer
 from server.cli import add_serve_arguments, config_from_args
 from server.gateway import analyses as analyses_module
 from server.gateway import router as router_module
-from server.net.guard import ACCEPT_BATCH
+from server.net.listener import ACCEPT_BATCH
 from server.net.transport import Transport
 from server.ops.report_budget import ReportBudget
 from tests.server.helpers import (

@@ -1,0 +1,260 @@
+"""The server's own accept step in front of websockets: a socket past a bound is closed
+as it is accepted, before asyncio or websockets build anything for it.
+
+    server, admission = await listen(config, handler, process_request,
+                                     select_subprotocol, fd_limit=0, tls=None)
+    server.sockets; admission.shed       # the websockets Server; what was shed, by reason
+    server.close(); await server.wait_closed()
+
+Left to asyncio's own server, each accepted socket got a task, a transport and the
+library's protocol and connection objects (some 110 us of the loop) before our first hook
+could look at its address; an address opening hundreds a second held the loop for every
+player. Here :class:`Listener` accepts from the listening sockets itself (at most
+:data:`ACCEPT_BATCH` per turn of the loop) and asks :class:`~server.net.admission.
+Admission` about the raw socket: a refused one is closed at once (one system call); an
+admitted one gets its connection object and its transport (TLS too) through
+``loop.connect_accepted_socket``, and the websockets :class:`Server` takes it from there.
+Raises ``OSError`` from :func:`listen` when the address cannot be bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import socket
+import ssl
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Final
+
+from websockets.asyncio.server import Server, ServerConnection
+from websockets.http11 import Request, Response
+from websockets.server import ServerProtocol
+from websockets.typing import Subprotocol
+
+from server.config import ServerConfig
+from server.net.admission import Admission
+from server.net.guard import OneLineLogger, guarded_connection, let_go
+
+__all__ = ["ACCEPT_BATCH", "LISTEN_QUEUE", "Listener", "listen"]
+
+ACCEPT_BATCH: Final = 16
+"""New connections taken from a listening socket in one turn of the loop, so that a burst
+of hundreds from one address is spread over turns of the loop."""
+LISTEN_QUEUE: Final = 1024
+"""Connections the kernel holds for the server before they are accepted (the system's
+``somaxconn`` caps it)."""
+RETRY_AFTER: Final = 1.0
+"""Seconds accepting pauses when the process or the system is out of descriptors."""
+
+_OUT_OF_RESOURCES: Final = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+
+log = logging.getLogger("server")
+
+Handler = Callable[[ServerConnection], Awaitable[None]]
+ProcessRequest = Callable[[ServerConnection, Request], Awaitable[Response | None] | Response | None]
+Chooser = Callable[[ServerConnection, Sequence[Subprotocol]], Subprotocol | None]
+
+
+class Listener(asyncio.AbstractServer):
+    """Listening ``sockets`` that hand each accepted socket and its peer's host to
+    ``on_accept`` (which owns it from then on); an :class:`asyncio.AbstractServer`, so
+    that a websockets :class:`Server` can ``wrap`` it. ``start()`` begins accepting."""
+
+    def __init__(
+        self, sockets: list[socket.socket], on_accept: Callable[[socket.socket, str], None]
+    ) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._sockets = sockets
+        self._on_accept = on_accept
+        self._serving = False
+        self._closed = self._loop.create_future()
+        self.on_close: list[Callable[[], None]] = []
+
+    @property
+    def sockets(self) -> tuple[socket.socket, ...]:
+        return tuple(self._sockets)
+
+    def start(self) -> None:
+        """Accept from every socket, as they become readable."""
+        if self._serving or self._closed.done():
+            return
+        self._serving = True
+        for sock in self._sockets:
+            sock.setblocking(False)
+            self._loop.add_reader(sock.fileno(), self._ready, sock)
+
+    def _ready(self, sock: socket.socket) -> None:
+        for _ in range(ACCEPT_BATCH):
+            try:
+                conn, peer = sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as error:
+                if error.errno not in _OUT_OF_RESOURCES:
+                    continue  # this one went (ECONNABORTED and the like): the next
+                # out of descriptors: the connections waiting stay in the kernel's queue
+                log.warning("accepting paused for %g s: %s", RETRY_AFTER, error)
+                self._loop.remove_reader(sock.fileno())
+                self._loop.call_later(RETRY_AFTER, self._resume, sock)
+                return
+            host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            self._on_accept(conn, host)
+
+    def _resume(self, sock: socket.socket) -> None:
+        if self._serving:
+            self._loop.add_reader(sock.fileno(), self._ready, sock)
+
+    def close(self) -> None:
+        """Stop accepting and close the listening sockets (again: no effect)."""
+        if self._closed.done():
+            return
+        self._serving = False
+        for sock in self._sockets:
+            self._loop.remove_reader(sock.fileno())
+            sock.close()
+        for hook in self.on_close:
+            hook()
+        self._closed.set_result(None)
+
+    async def wait_closed(self) -> None:
+        await asyncio.shield(self._closed)
+
+    def get_loop(self) -> asyncio.AbstractEventLoop:
+        return self._loop
+
+    def is_serving(self) -> bool:
+        return self._serving
+
+    async def start_serving(self) -> None:
+        self.start()
+
+    async def serve_forever(self) -> None:
+        self.start()
+        await self.wait_closed()
+
+
+class Doorway:
+    """What becomes of each accepted socket: shed, or a websockets connection of
+    ``connection_class`` served by ``server`` (see the module)."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        server: Server,
+        admission: Admission,
+        connection_class: type[ServerConnection],
+        choose: Chooser,
+        tls: ssl.SSLContext | None,
+    ) -> None:
+        self.config, self.server, self.admission = config, server, admission
+        self.connection_class, self.choose, self.tls = connection_class, choose, tls
+        self.attaching: set[asyncio.Task[None]] = set()
+
+    def accept(self, sock: socket.socket, host: str) -> None:
+        reason = self.admission.refusal(host)
+        if reason is not None:
+            sock.close()  # nothing was built for it: no transport, no task, no objects
+            self.admission.note_shed(reason)
+            return
+        connection = self._build()
+        self.admission.admit(connection, host)
+        task = asyncio.get_running_loop().create_task(self._attach(sock, connection))
+        self.attaching.add(task)
+        task.add_done_callback(self.attaching.discard)
+
+    def _build(self) -> ServerConnection:
+        choose = self.choose
+
+        def chosen(protocol: ServerProtocol, offered: Sequence[Subprotocol]) -> Subprotocol | None:
+            return choose(connection, offered)
+
+        protocol = ServerProtocol(
+            select_subprotocol=chosen,
+            max_size=self.config.max_message_bytes,
+            logger=self.server.logger,
+        )
+        connection = self.connection_class(
+            protocol,
+            self.server,
+            ping_interval=self.config.ping_interval,
+            ping_timeout=self.config.ping_timeout,
+            close_timeout=self.config.close_timeout,
+            max_queue=32,
+        )
+        return connection
+
+    async def _attach(self, sock: socket.socket, connection: ServerConnection) -> None:
+        loop = asyncio.get_running_loop()
+        tls: dict[str, Any] = {}
+        if self.tls is not None:
+            tls = {
+                "ssl": self.tls,
+                "ssl_handshake_timeout": self.config.handshake_timeout,
+                "ssl_shutdown_timeout": self.config.close_timeout,
+            }
+        try:
+            await loop.connect_accepted_socket(lambda: connection, sock, **tls)
+        except BaseException as error:
+            # the TLS handshake failed or the server is closing: it never opened
+            self.admission.gone(connection)
+            sock.close()
+            let_go(connection, ended=True)
+            if not isinstance(error, Exception):
+                raise
+            self.admission.refusals.note("no TLS handshake")
+
+    def stop(self) -> None:
+        """Give up the connections still in their TLS handshake (the server closes)."""
+        for task in list(self.attaching):
+            task.cancel()
+
+
+async def _bind(host: str, port: int) -> list[socket.socket]:
+    """Listening TCP sockets for every address ``host`` names (``""``: every interface)."""
+    loop = asyncio.get_running_loop()
+    infos = await loop.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in dict.fromkeys(infos):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(LISTEN_QUEUE)
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+async def listen(
+    config: ServerConfig,
+    handler: Handler,
+    process_request: ProcessRequest,
+    choose: Chooser,
+    fd_limit: int = 0,
+    tls: ssl.SSLContext | None = None,
+) -> tuple[Server, Admission]:
+    """Listen on ``config.host``/``config.port`` and serve websockets with ``handler``
+    (``process_request``: the pages; ``choose``: the subprotocol), every new socket first
+    admitted by the returned :class:`Admission` (``fd_limit``: the soft limit on open
+    files, ``0``: none). Raises ``OSError`` when the address cannot be bound."""
+    admission = Admission(config, fd_limit)
+    server = Server(
+        handler,
+        process_request=process_request,
+        open_timeout=config.handshake_timeout,
+        logger=OneLineLogger(logging.getLogger("websockets.server")),
+    )
+    doorway = Doorway(config, server, admission, guarded_connection(config, admission), choose, tls)
+    listener = Listener(await _bind(config.host, config.port), doorway.accept)
+    listener.on_close.append(doorway.stop)
+    server.wrap(listener)  # type: ignore[arg-type]  # the asyncio.Server interface it uses
+    listener.start()
+    return server, admission

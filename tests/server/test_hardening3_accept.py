@@ -1,0 +1,132 @@
+"""Issue 25 (hardening 3), item 7 and the hello flood: a socket past the address's
+connection rate or its half-open bound is closed as it is accepted, before asyncio builds
+a transport or websockets a protocol for it (server.net.listener).
+
+Left to asyncio's server, every shed socket still cost a task, a transport, the library's
+protocol and connection objects (some 110 us of the loop) before our first hook looked at
+its address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from asyncio import selector_events
+from typing import Any
+
+import pytest
+from websockets import server as ws_protocols
+from websockets.asyncio.client import connect
+
+from protocol import messages as m
+from server import RunningServer
+from tests.server.helpers import Client, run
+
+
+class Built:
+    """Counts the websockets protocols and asyncio socket transports built from now on."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.protocols = 0
+        self.transports = 0
+        protocol_init = ws_protocols.ServerProtocol.__init__
+        transport_init = selector_events._SelectorSocketTransport.__init__
+
+        def protocol(this: Any, *args: Any, **kwargs: Any) -> None:
+            self.protocols += 1
+            protocol_init(this, *args, **kwargs)
+
+        def transport(this: Any, *args: Any, **kwargs: Any) -> None:
+            self.transports += 1
+            transport_init(this, *args, **kwargs)
+
+        monkeypatch.setattr(ws_protocols.ServerProtocol, "__init__", protocol)
+        monkeypatch.setattr(selector_events._SelectorSocketTransport, "__init__", transport)
+
+
+def _open_and_wait(port: int, source: str, count: int) -> list[bool]:
+    """``count`` connections from ``source``, each sending half a request; for each,
+    whether the server closed it at once (read EOF within 2 s). All closed at the end."""
+    closed: list[bool] = []
+    kept: list[socket.socket] = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=2, source_address=(source, 0))
+        try:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            closed.append(sock.recv(1) == b"")
+        except TimeoutError:
+            closed.append(False)
+        except (ConnectionResetError, BrokenPipeError):
+            closed.append(True)
+        kept.append(sock)
+    for sock in kept:
+        sock.close()
+    return closed
+
+
+def test_a_socket_past_the_connect_rate_gets_no_transport_and_no_protocol(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def test(server: RunningServer) -> None:
+        built = Built(monkeypatch)
+        closed = await asyncio.to_thread(_open_and_wait, server.port, "127.0.0.7", 12)
+        assert closed == [False] * 3 + [True] * 9  # the burst of 3 kept, 9 shed
+        assert built.protocols == 3 and built.transports == 3  # nothing for the 9
+        assert server.admission is not None
+        assert server.admission.shed["connect_rate"] == 9
+        assert server.admission.rates.shed == 9
+        honest = await Client.hello(server.url, "honest")  # another address: welcome
+        assert (await honest.request(m.Ping(nonce=3), m.Pong)).nonce == 3
+        assert built.protocols == 4  # (the client in this process built a transport too)
+        await honest.close()
+
+    run(
+        test,
+        connects_per_second_per_address=0.01,
+        connects_burst_per_address=3,
+        handshake_timeout=60,
+    )
+
+
+def test_a_socket_past_the_half_open_bound_gets_no_transport_and_no_protocol(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def test(server: RunningServer) -> None:
+        built = Built(monkeypatch)
+        # each of the first two holds its handshake open while the next ones come
+        closed = await asyncio.to_thread(_open_and_wait, server.port, "127.0.0.8", 10)
+        assert closed == [False] * 2 + [True] * 8
+        assert built.protocols == 2 and built.transports == 2
+        assert server.admission is not None
+        assert server.admission.shed["half_open"] == 8
+        assert server.admission.shed["connect_rate"] == 0
+        # the two gave up (closed): the address has its handshakes back
+        for _ in range(200):
+            if server.admission.half_open.held("127.0.0.8") == 0:
+                break
+            await asyncio.sleep(0.01)
+        assert server.admission.half_open.held("127.0.0.8") == 0
+        again = Client(await connect(server.url, compression=None, local_addr=("127.0.0.8", 0)))
+        await again.send(m.Hello(protocol_version=1, name="again"))
+        await again.expect(m.Welcome)
+        assert (await again.request(m.Ping(nonce=4), m.Pong)).nonce == 4
+        await again.close()
+
+    run(test, handshake_timeout=60, max_half_open_per_address=2)
+
+
+def test_an_admitted_socket_is_no_longer_counted_once_it_is_gone() -> None:
+    async def test(server: RunningServer) -> None:
+        assert server.admission is not None
+        clients = [await Client.hello(server.url, f"p{n}") for n in range(3)]
+        assert len(server.admission.live) == 3
+        assert server.admission.half_open.held("127.0.0.1") == 0  # handshakes over
+        for client in clients:
+            await client.close()
+        for _ in range(200):
+            if not server.admission.live:
+                break
+            await asyncio.sleep(0.01)
+        assert not server.admission.live
+
+    run(test)
