@@ -276,6 +276,7 @@ async def start_server(config: ServerConfig) -> RunningServer:
         server, admission = await listen(
             config, hub.handler, hub.process_request, select_subprotocol, fd_limit, tls
         )
+        hub.metrics.count_shed(admission.shed)
     except BaseException:
         hub.close()
         raise

@@ -7,6 +7,7 @@
     metrics.committed(seconds, received)   # the store committed them (in seconds)
     metrics.sent(received)                 # their frames were written
     metrics.loop_lagged(seconds)           # a loop-lag probe (server.ops.looplag)
+    metrics.count_shed(admission.shed)     # connections shed as accepted, by reason
     text = metrics.render()                # the Prometheus text format, bytes
 
 Every server has a registry of its own (never the process-wide default), so several
@@ -36,7 +37,7 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -124,6 +125,30 @@ class _HubCollector(Collector):
         yield family
 
 
+class _ShedCollector(Collector):
+    """The connections closed as they were accepted, read at scrape time from the count
+    that :meth:`Metrics.count_shed` names (``server.net.admission.Admission.shed``)."""
+
+    def __init__(self) -> None:
+        self.shed: Mapping[str, int] = {}
+
+    def describe(self) -> Iterable[CounterMetricFamily]:
+        return ()
+
+    def collect(self) -> Iterable[CounterMetricFamily]:
+        family = CounterMetricFamily(
+            "spades_connections_shed",
+            "New TCP connections closed as they were accepted, before any handshake, by "
+            "reason: connect_rate (their address opened connections faster than its rate), "
+            "half_open (their address had its most handshakes in progress), open_files "
+            "(the server was near its open-file limit).",
+            labels=["reason"],
+        )
+        for reason, count in sorted(self.shed.items()):
+            family.add_metric([reason], count)
+        yield family
+
+
 class Metrics:
     """The server's counters and histograms, and the page that shows them."""
 
@@ -132,6 +157,8 @@ class Metrics:
         registry = self.registry
         ProcessCollector(registry=registry)  # process_resident_memory_bytes, process_open_fds
         registry.register(_HubCollector(hub))
+        self._shed = _ShedCollector()
+        registry.register(self._shed)
         self.connections_opened = Counter(
             "spades_connections_opened", "Websocket connections accepted.", registry=registry
         )
@@ -203,6 +230,11 @@ class Metrics:
     def opened(self) -> None:
         """A websocket connection was accepted."""
         self.connections_opened.inc()
+
+    def count_shed(self, shed: Mapping[str, int]) -> None:
+        """Show ``shed`` (connections refused as they were accepted, by reason; read at
+        every scrape, so the caller keeps counting in it) as ``spades_connections_shed``."""
+        self._shed.shed = shed
 
     def request_started(self) -> None:
         """A frame was read; the action it may carry is timed from now."""

@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect
 from protocol import messages as m
 from server import RunningServer
 from tests.server.helpers import Client, run
+from tests.server.test_ops_metrics import scrape, value
 
 
 class Built:
@@ -130,3 +131,29 @@ def test_an_admitted_socket_is_no_longer_counted_once_it_is_gone() -> None:
         assert not server.admission.live
 
     run(test)
+
+
+def test_the_metrics_page_counts_the_sockets_shed_by_reason() -> None:
+    async def test(server: RunningServer) -> None:
+        before = await scrape(server)
+        for reason in ("connect_rate", "half_open", "open_files"):
+            assert value(before, "spades_connections_shed_total", reason=reason) == 0
+        # 127.0.0.5: 2 held half-open, the next 2 (rate left) past the half-open bound,
+        # the last 6 past its rate (burst 4); 127.0.0.6: 2 held, 2 past the half-open bound
+        rated = await asyncio.to_thread(_open_and_wait, server.port, "127.0.0.5", 10)
+        held = await asyncio.to_thread(_open_and_wait, server.port, "127.0.0.6", 4)
+        assert rated == [False] * 2 + [True] * 8
+        assert held == [False] * 2 + [True] * 2
+        after = await scrape(server)
+        assert value(after, "spades_connections_shed_total", reason="connect_rate") == 6
+        assert value(after, "spades_connections_shed_total", reason="half_open") == 4
+        assert value(after, "spades_connections_shed_total", reason="open_files") == 0
+
+    run(
+        test,
+        metrics_port=0,
+        connects_per_second_per_address=0.01,
+        connects_burst_per_address=4,
+        max_half_open_per_address=2,
+        handshake_timeout=60,
+    )
