@@ -1,7 +1,7 @@
 """Bot decisions off the event loop: in worker processes, or one thread for tests.
 
     runner = BotRunner(workers=2)
-    action = await runner.decide(view, "normal", seed=7)   # never blocks the loop
+    action = await runner.decide(view, "normal", seed=7, share="192.0.2.1")  # off the loop
     runner.close()
 
 The executor is created on the first decision, so a server without bots starts no
@@ -11,6 +11,12 @@ CPU the event loop leaves. Workers get only the seat's picklable
 the bot themselves. Game analyses (``get_analysis``) do not run here: they have a worker
 of their own (:class:`server.gateway.analyses.AnalysisWorker`), so the bots' workers stay
 free for live tables.
+
+The workers are shared fairly among addresses (``share``: the table's address share, see
+:func:`server.limits.address_share`): at most one decision per worker is handed to the
+executor, and when a worker frees, the waiting share that used the workers least lately
+(:class:`FairTurns`) goes next. Eight addresses keeping hard bots thinking then make an
+honest player's easy bot wait for one decision at most, not for a queue of theirs.
 """
 
 from __future__ import annotations
@@ -22,12 +28,15 @@ import json
 import logging
 import multiprocessing
 import os
+import time
+from collections import deque
+from collections.abc import Callable
 
 from engine import Action, PlayerView
 from engine.analysis import analysis_to_dict, analyze_record
 from engine.bot import Bot
 
-__all__ = ["BotRunner", "analyse", "choose"]
+__all__ = ["BotRunner", "FairTurns", "analyse", "choose"]
 
 log = logging.getLogger("server")
 
@@ -57,6 +66,71 @@ def _ready() -> bool:
     return True
 
 
+class FairTurns:
+    """At most ``capacity`` holders at a time; among the shares waiting, the one that held
+    a turn for the fewest seconds lately (halved every :attr:`HALF_LIFE` seconds) goes first,
+    and each share's own waiters in order.
+
+        await turns.enter(share)     # waits for a turn (cancellable)
+        ...                          # the work
+        turns.leave(share, seconds)  # the turn ends; it lasted ``seconds``
+
+    ``clock``: seconds, ``time.monotonic`` by default (a test's own clock).
+    """
+
+    HALF_LIFE = 10.0
+    FORGET_PAST = 1024  # shares remembered before the idle ones are forgotten
+
+    def __init__(self, capacity: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = max(1, capacity)
+        self.clock = clock
+        self.busy = 0
+        self.waiting: dict[str, deque[asyncio.Future[None]]] = {}
+        self._used: dict[str, tuple[float, float]] = {}  # share -> (seconds, as of when)
+
+    def usage(self, share: str, now: float | None = None) -> float:
+        """Seconds of turns ``share`` held lately (decayed)."""
+        now = self.clock() if now is None else now
+        seconds, at = self._used.get(share, (0.0, now))
+        return float(seconds * 0.5 ** (max(0.0, now - at) / self.HALF_LIFE))
+
+    async def enter(self, share: str) -> None:
+        """Wait for a turn for ``share``; raises ``CancelledError`` (holding no turn)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(share, deque()).append(future)
+        self._hand_out()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # granted as it was cancelled
+                self.busy -= 1
+                self._hand_out()
+            raise
+
+    def leave(self, share: str, seconds: float) -> None:
+        """End a turn of ``share`` that lasted ``seconds``; the next waiter gets it."""
+        now = self.clock()
+        self._used[share] = (self.usage(share, now) + seconds, now)
+        self.busy -= 1
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        now = self.clock()
+        while self.busy < self.capacity and self.waiting:
+            share = min(self.waiting, key=lambda s: self.usage(s, now))
+            queue = self.waiting[share]
+            future = queue.popleft()
+            if not queue:
+                del self.waiting[share]
+            if future.done():  # its waiter was cancelled
+                continue
+            future.set_result(None)
+            self.busy += 1
+        if len(self._used) > self.FORGET_PAST:
+            for share in [s for s in self._used if self.usage(s, now) < 0.001]:
+                del self._used[share]
+
+
 class BotRunner:
     """A lazily created executor for bot decisions."""
 
@@ -65,6 +139,7 @@ class BotRunner:
         self.iterations = iterations
         self._executor: concurrent.futures.Executor | None = None
         self.broken = 0
+        self.turns = FairTurns(workers)  # a thread when there are no workers: one turn
 
     def _get_executor(self) -> concurrent.futures.Executor:
         if self._executor is None:
@@ -89,7 +164,18 @@ class BotRunner:
     def uses_processes(self) -> bool:
         return isinstance(self._executor, concurrent.futures.ProcessPoolExecutor)
 
-    async def decide(self, view: PlayerView, level: str, seed: int) -> Action:
+    async def decide(self, view: PlayerView, level: str, seed: int, share: str = "") -> Action:
+        """The bot's action for ``view`` at ``level``, when ``share`` (the table's address
+        share) gets a turn of the workers (:class:`FairTurns`). Raises what the bot
+        raises, or ``concurrent.futures.BrokenExecutor`` (a worker died)."""
+        await self.turns.enter(share)
+        started = time.monotonic()
+        try:
+            return await self._decide(view, level, seed)
+        finally:
+            self.turns.leave(share, time.monotonic() - started)
+
+    async def _decide(self, view: PlayerView, level: str, seed: int) -> Action:
         loop = asyncio.get_running_loop()
         executor = self._get_executor()
         try:
@@ -104,6 +190,7 @@ class BotRunner:
                 if self.broken >= 2 and self.workers > 0:
                     log.warning("bot worker processes keep failing; bots think in a thread")
                     self.workers = 0
+                    self.turns.capacity = 1  # the one thread
             raise
 
     async def analyse(self, record_json: str, seat: int, level: str) -> str:

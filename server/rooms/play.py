@@ -435,7 +435,8 @@ class Play:
             view = self.state.view_for(index)
             started = time.perf_counter()
             try:
-                action = await self.host.bots.decide(view, level, secrets.randbits(63))
+                share = self.room.address or ""
+                action = await self.host.bots.decide(view, level, secrets.randbits(63), share)
                 self.host.metrics.bot_decided(level, time.perf_counter() - started)
             except asyncio.CancelledError:
                 raise

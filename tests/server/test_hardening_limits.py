@@ -235,6 +235,7 @@ def test_one_address_gets_one_bot_decision_at_a_time_and_others_still_get_theirs
     async def test(server: RunningServer) -> None:
         # two worker threads: one address could otherwise take both
         server.hub.bots._executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        server.hub.bots.turns.capacity = 2  # and two turns of the pool to hand out
         await bot_tables(server, "127.0.0.2", 2)
         assert await _until(lambda: in_flight[0] == 1)
         await asyncio.sleep(0.3)
