@@ -5,7 +5,8 @@
 
 Starts ``python3 -m server`` (default limits, a throw-away SQLite file) on 127.0.0.1. An
 honest player (from 127.0.0.1) plays the easy bot at its default 0.6 s delay the whole
-time, and a second honest connection sends an application ``ping`` every 50 ms. Then each
+time, and six honest probe connections (127.0.0.1, .201 to .205) each send an application
+``ping`` every 40 ms (``pings`` in each phase: the p99's sample). Then each
 attack in turn runs in its own process from its own loopback address (127.0.0.2, .3,
 ...), so the per-address limits apply to it as to a stranger: a ``--warmup`` before the measured
 window of ``--seconds``. For every phase (``baseline`` first, with no attack) it records

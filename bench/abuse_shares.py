@@ -4,8 +4,9 @@
     python3 bench/abuse_shares.py --attacks tables,list_flood --seconds 6
 
 Starts ``python3 -m server`` (default limits, a throw-away SQLite file) on 127.0.0.1. An
-honest player (127.0.0.1) plays the easy bot at its default delay the whole time, and a
-second honest connection sends an application ``ping`` every 50 ms. Each phase's attack
+honest player (127.0.0.1) plays the easy bot at its default delay the whole time, and six
+honest probe connections (127.0.0.1, .201 to .205) each send an application ``ping``
+every 40 ms. Each phase's attack
 runs in its own process from several loopback addresses of its own (127.0.0.20 and up):
 
 - ``tables``: five addresses create tables until refused (each may hold a fifth of them);
