@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 from asyncio import selector_events
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ from websockets.asyncio.client import connect
 from protocol import messages as m
 from server import RunningServer
 from tests.server.helpers import Client, run
+from tests.server.test_hardening_tls import _self_signed
 from tests.server.test_ops_metrics import scrape, value
 
 
@@ -157,3 +160,37 @@ def test_the_metrics_page_counts_the_sockets_shed_by_reason() -> None:
         max_half_open_per_address=2,
         handshake_timeout=60,
     )
+
+
+def test_a_failed_tls_handshake_leaves_nothing_counted_and_tls_still_serves(
+    tmp_path: Path,
+) -> None:
+    cert, key = _self_signed(tmp_path)
+
+    async def test(server: RunningServer) -> None:
+        assert server.admission is not None
+        # a client that does not trust the certificate: its TLS handshake fails
+        for _ in range(3):
+            with pytest.raises(ssl.SSLCertVerificationError):
+                async with connect(server.url, ssl=ssl.create_default_context()):
+                    pass
+        # cleartext on the TLS port: the TLS handshake fails on the server's side
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert await asyncio.wait_for(reader.read(), 10) == b""
+        writer.close()
+        for _ in range(200):
+            if not server.admission.live:
+                break
+            await asyncio.sleep(0.01)
+        assert not server.admission.live
+        assert server.admission.half_open.held("127.0.0.1") == 0
+        trust = ssl.create_default_context(cafile=str(cert))
+        ws = await connect(server.url, ssl=trust, compression=None)
+        tess = Client(ws)
+        await tess.send(m.Hello(protocol_version=1, name="tess"))
+        await tess.expect(m.Welcome)
+        assert (await tess.request(m.Ping(nonce=9), m.Pong)).nonce == 9
+        await tess.close()
+
+    run(test, certfile=str(cert), keyfile=str(key), max_half_open_per_address=2)
