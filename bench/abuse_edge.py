@@ -20,7 +20,8 @@ to a file) on 127.0.0.1. Phases, each ``--seconds`` long:
 - ``head_flood`` and ``garbage_flood``: 8 connections from 127.0.0.9 send ``HEAD /``
   (or a malformed request line) as fast as answers come back; recorded: requests sent,
   answers with a status line, log bytes the server wrote (per second and per request;
-  the honest player's own lines are in them: compare with the baseline's rate).
+  the honest player's own lines are in them: ``log_bytes_over_baseline_per_request``
+  takes them out at the baseline's rate).
 
 The attacks run in a process of their own at the attack niceness of
 ``bench/abuse_kit.py`` (``$SPADES_ATTACK_NICE``, default 19), as in the other suites: an
@@ -263,9 +264,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "server_open_files_growth_peak": fds - base_fds,
                 "server_rss_growth_mib": round((peak - base_rss) / 1024, 1),
             }
+            base_rate = phases["baseline"]["log_bytes_per_s"]
             for name in FLOODS:
                 await asyncio.sleep(1.5)  # the last tally line of the phase before
-                before = os.path.getsize(log_path)
+                before, began = os.path.getsize(log_path), time.monotonic()
                 deadline = time.monotonic() + args.seconds
                 child = spawn(_attack, (name, port, deadline, options, shared))
                 await asyncio.sleep(max(0.0, deadline - time.monotonic()))
@@ -273,6 +275,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 counts = _counts(shared.get(name), ("sent", "answered"))
                 await asyncio.sleep(1.5)  # this phase's last tally line
                 logged = os.path.getsize(log_path) - before
+                # the flood's own: less the honest player's lines at the baseline's rate
+                own = logged - base_rate * (time.monotonic() - began)
                 sent = counts.pop("sent")
                 phases[name] = {
                     **honest.take(),
@@ -282,6 +286,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "log_bytes": logged,
                     "log_bytes_per_s": round(logged / args.seconds, 1),
                     "log_bytes_per_request": round(logged / sent, 3) if sent else None,
+                    "log_bytes_over_baseline_per_request": round(own / sent, 3) if sent else None,
                 }
             manager.shutdown()
             honest.stop = True

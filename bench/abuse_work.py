@@ -338,7 +338,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 minutes = (args.warmup + args.seconds) / 60
                 figures = honest_figures(window)
                 phases[name] = {
-                    **{k: figures[k] for k in ("ping_p50_ms", "ping_p99_ms", "server_cpu_pct")},
+                    **{
+                        k: figures[k]
+                        for k in ("ping_p50_ms", "ping_p99_ms", "pings", "server_cpu_pct")
+                    },
                     "bot_reply_p50_s": figures["bot_reply_p50_s"],
                     "loop_lag_p99_ms": figures["loop_lag_p99_ms"],
                     **seen,
