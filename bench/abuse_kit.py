@@ -208,14 +208,14 @@ def stop_server(server: subprocess.Popen[str]) -> None:
 
 
 @contextlib.asynccontextmanager
-async def server_process(db: str) -> AsyncIterator[tuple[Served, str]]:
+async def server_process(db: str, *extra: str) -> AsyncIterator[tuple[Served, str]]:
     """``python3 -m server`` on a free loopback port with its store at ``db`` (and its
-    ``/metrics`` on another): the process and its websocket URL; terminated (killed if it
-    must be) at the end."""
+    ``/metrics`` on another; ``extra``: more of its options): the process and its
+    websocket URL; terminated (killed if it must be) at the end."""
     metrics_port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "server", "--port", "0", "--db", db, "--log-level", "ERROR",
-         "--metrics-port", str(metrics_port)],
+         "--metrics-port", str(metrics_port), *extra],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
