@@ -99,7 +99,11 @@ class Listener(asyncio.AbstractServer):
                 self._loop.call_later(RETRY_AFTER, self._resume, sock)
                 return
             host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-            self._on_accept(conn, host)
+            try:
+                self._on_accept(conn, host)
+            except Exception:  # our bug: this socket is lost, the listener goes on
+                log.exception("a new connection from %s could not be set up", host)
+                conn.close()
 
     def _resume(self, sock: socket.socket) -> None:
         if self._serving:

@@ -22,6 +22,7 @@ from websockets.asyncio.client import connect
 
 from protocol import messages as m
 from server import RunningServer
+from server.net.listener import Listener
 from tests.server.helpers import Client, run
 from tests.server.test_hardening_tls import _self_signed
 from tests.server.test_ops_metrics import scrape, value
@@ -194,3 +195,31 @@ def test_a_failed_tls_handshake_leaves_nothing_counted_and_tls_still_serves(
         await tess.close()
 
     run(test, certfile=str(cert), keyfile=str(key), max_half_open_per_address=2)
+
+
+def test_the_listener_goes_on_when_setting_up_one_socket_fails() -> None:
+    async def main() -> list[str]:
+        hosts: list[str] = []
+
+        def on_accept(sock: socket.socket, host: str) -> None:
+            hosts.append(host)
+            if len(hosts) == 1:
+                raise RuntimeError("a bug of ours")
+            sock.close()
+
+        listening = socket.create_server(("127.0.0.1", 0))
+        listener = Listener([listening], on_accept)
+        listener.start()
+        port = listening.getsockname()[1]
+        for source in ("127.0.0.3", "127.0.0.4"):
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(source, 0)
+            )
+            assert await asyncio.wait_for(reader.read(), 10) == b""  # closed, not left open
+            writer.close()
+        listener.close()
+        await listener.wait_closed()
+        assert not listener.is_serving() and listening.fileno() == -1
+        return hosts
+
+    assert asyncio.run(main()) == ["127.0.0.3", "127.0.0.4"]
