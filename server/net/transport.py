@@ -164,6 +164,10 @@ class Transport(Generic[C]):
 
     async def _read(self, ws: ServerConnection, session: C) -> None:
         deadline = self.parts.now() + self.config.hello_timeout
+        # the frames websockets has read and not yet handed out (its own queue); when it
+        # is unknown, every frame yields
+        assembler = getattr(ws, "recv_messages", None)
+        queued = getattr(assembler, "frames", None)
         while not session.closed:
             if session.player is None:
                 try:
@@ -176,5 +180,8 @@ class Transport(Generic[C]):
             self.parts.handle_data(session, data)
             # one frame, then the other connections' turn: ``recv`` does not wait while
             # frames are queued, so a client sending a burst would otherwise hold the loop
-            # for all of them (and their answers go out in one flush) before anyone else
-            await asyncio.sleep(0)
+            # for all of them (and their answers go out in one flush) before anyone else.
+            # With nothing queued ``recv`` waits anyway: a yield here would only cost a
+            # turn of the loop per frame
+            if queued is None or len(queued):
+                await asyncio.sleep(0)
