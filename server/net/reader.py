@@ -73,10 +73,10 @@ class DirectReader:
         if getattr(old, "paused", False):
             ws.transport.resume_reading()
         ws.recv_messages = reader  # type: ignore[assignment]
-        if getattr(old, "closed", False):
-            reader.close()
         for frame in frames:
             reader.put(frame)
+        if getattr(old, "closed", False):
+            reader.close()  # the connection ended already: nothing more comes
         return reader
 
     def put(self, frame: Frame) -> None:

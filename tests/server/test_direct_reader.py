@@ -133,3 +133,16 @@ def test_a_connection_without_the_usual_queue_keeps_awaiting_recv() -> None:
         assert DirectReader.install(SimpleNamespace(), print, print) is None  # type: ignore[arg-type]
 
     asyncio.run(test())
+
+
+def test_a_connection_closed_before_the_reader_came_still_hands_over_its_first_frame() -> None:
+    got: list[bytes | str] = []
+
+    async def test() -> None:
+        ws = _ws([_binary(b"hello")])
+        ws.recv_messages.closed = True
+        reader = DirectReader.install(ws, got.append, lambda c, r: None)
+        assert reader is not None and reader.closed
+
+    asyncio.run(test())
+    assert got == [b"hello"]
