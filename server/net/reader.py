@@ -43,6 +43,22 @@ Fail = Callable[[int, str], None]
 class DirectReader:
     """Stands in for websockets' ``Assembler`` of one connection (see the module)."""
 
+    # one per connection: slots, and the backlog made only when a burst needs it
+    __slots__ = (
+        "_backlog",
+        "_busy",
+        "_deliver",
+        "_fail",
+        "_fragments",
+        "_high",
+        "_loop",
+        "_low",
+        "_text",
+        "_transport",
+        "closed",
+        "paused",
+    )
+
     def __init__(
         self, deliver: Deliver, fail: Fail, transport: Any, high: int = 16, low: int = 4
     ) -> None:
@@ -54,8 +70,8 @@ class DirectReader:
         self._high = high
         self._low = low
         self._loop = asyncio.get_running_loop()
-        self._backlog: deque[bytes | str] = deque()
-        self._fragments: list[bytes] = []
+        self._backlog: deque[bytes | str] | None = None
+        self._fragments: list[bytes] | None = None
         self._text = False
         self._busy = False  # a message was delivered this turn of the loop
 
@@ -91,10 +107,13 @@ class DirectReader:
                 return
             self._fragments = [bytes(frame.data)]
             return
-        self._fragments.append(bytes(frame.data))
+        fragments = self._fragments
+        if fragments is None:  # a continuation without a first frame: websockets refuses
+            return  # those before they get here
+        fragments.append(bytes(frame.data))
         if frame.fin:
-            data, self._fragments = b"".join(self._fragments), []
-            self._message(data)
+            self._fragments = None
+            self._message(b"".join(fragments))
 
     def _message(self, data: bytes) -> None:
         message: bytes | str = data
@@ -106,6 +125,8 @@ class DirectReader:
                 self.close()
                 return
         if self._busy:
+            if self._backlog is None:
+                self._backlog = deque()
             self._backlog.append(message)
             if len(self._backlog) > self._high and not self.paused:
                 self.paused = True
@@ -119,6 +140,7 @@ class DirectReader:
         """The next turn of the loop: the backlog's first message, if any."""
         if self.closed or not self._backlog:
             self._busy = False
+            self._backlog = None  # a burst's backlog goes with it
             return
         message = self._backlog.popleft()
         if self.paused and len(self._backlog) <= self._low:
@@ -140,8 +162,8 @@ class DirectReader:
         the reader lets go of its callbacks (the socket keeps it; they keep the session,
         which keeps the socket: a cycle for the garbage collector otherwise)."""
         self.closed = True
-        self._backlog.clear()
-        self._fragments = []
+        self._backlog = None
+        self._fragments = None
         self._deliver = _nothing
         self._fail = _no_failure
 
