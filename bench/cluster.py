@@ -41,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import redis
 
 from bench._procstat import cpu_seconds
-from bench.load import _spread, _worker, percentile
+from bench.loadlib.rawclient import percentile, spread
+from bench.loadlib.tables import worker
 from protocol import messages as m
 from tests.cluster.nodes import RULES, Node, Player, check_games, stop_all
 from tests.pgfixture import PgServer
@@ -87,10 +88,10 @@ def run_load(pg: PgServer, redis_url: str, count: int, args: argparse.Namespace)
         setup = 3.0 + args.tables / 40  # every table created and claimed before the window
         start_at = time.monotonic() + setup
         stop_at = start_at + args.duration
-        shares = _spread(args.tables, count)
+        shares = spread(args.tables, count)
         with multiprocessing.Pool(count) as pool:
             pending = pool.map_async(
-                _worker,
+                worker,
                 [
                     (node.port, share, 0, args.rate, start_at, stop_at, args.seed + i)
                     for i, (node, share) in enumerate(zip(nodes, shares, strict=True))

@@ -53,6 +53,7 @@ from engine.actions import (
     Discard,
     Exchange,
     Keep,
+    Play,
     Shuffle,
 )
 from engine.bidding import make_bid
@@ -197,6 +198,14 @@ class GameState:
             (self.scores[0], self.scores[1]),
         )
 
+    def offered_to(self, seat: int) -> Card | None:
+        """The card on offer to ``seat`` when it is its draft turn, else ``None`` (what
+        ``view_for(seat).offered`` says, without building the view)."""
+        hand = self._hand
+        if hand is None or self.phase is not Phase.DRAFT or self.current_player != seat:
+            return None
+        return CARDS[hand.stock[hand.stock_pos]]
+
     def view_for(self, viewer: int | None) -> PlayerView:
         """What ``viewer`` (seat ``0``/``1``, or ``None`` for a spectator) may know now.
 
@@ -326,7 +335,7 @@ class GameState:
                     self._end_hand(hand, events)
                 else:
                     self.current_player = following
-        self.actions.append((seat, action))
+        self.actions.append(_history_entry(seat, action))
         self.version += 1
         return Outcome(self.version, tuple(events))
 
@@ -415,3 +424,37 @@ class GameState:
 
 def _as_cards(indices: Sequence[int]) -> tuple[Card, ...]:
     return tuple(CARDS[i] for i in indices)
+
+
+# The history's entries of the seats' common actions, made once per process: a game
+# keeps hundreds of them, and new ones per action would be objects the garbage collector
+# walks (a shared entry is equal to the one it stands for, and prints the same).
+_SHARED_ENTRIES: dict[tuple[int | None, Action], tuple[int | None, Action]] = {}
+_COMMON_ACTIONS: tuple[Action, ...] = (
+    *(Play(card) for card in CARDS),
+    *(Bid(tricks) for tricks in range(14)),
+    Keep(),
+    Discard(),
+    BlindNil(True),
+    BlindNil(False),
+)
+_SHARED_ENTRIES.update(
+    ((seat, action), (seat, action)) for seat in (0, 1) for action in _COMMON_ACTIONS
+)
+
+
+def _history_entry(seat: int | None, action: Action) -> tuple[int | None, Action]:
+    """``(seat, action)``, shared when it is one of :data:`_SHARED_ENTRIES` given with the
+    very types they hold (a ``Play`` of a plain ``int`` prints differently: not shared)."""
+    kind = type(action)
+    if (
+        (kind is Play and type(action.card) is Card)  # type: ignore[union-attr]
+        or (kind is Bid and type(action.tricks) is int)  # type: ignore[union-attr]
+        or (kind is BlindNil and type(action.declare) is bool)  # type: ignore[union-attr]
+        or kind is Keep
+        or kind is Discard
+    ):
+        shared = _SHARED_ENTRIES.get((seat, action))
+        if shared is not None:
+            return shared
+    return (seat, action)

@@ -1,4 +1,6 @@
-"""The codecs: the only code that turns messages into bytes and back.
+"""The codecs: the only code that turns messages into bytes and back (besides
+:mod:`protocol.fastwire`, which packs the messages of every action the same way without
+building their models).
 
     data = encode(message)               # any client or server message -> msgpack bytes
     data = encode_for(message, minor=0)  # the same as a 1.0 connection must get it

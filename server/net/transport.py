@@ -3,19 +3,22 @@
     transport = Transport(config, parts)          # TransportParts: see below
     await serve(transport.handler, ...)           # one call per websocket connection
 
-Connections take turns: each handles one frame, then lets the others run (a burst of
-requests from one client is spread over turns of the loop, not answered in one block
-ahead of everyone). A connection from a banned address is refused (``banned``, close
-1008); one past the server's or its address's connection limit gets ``server_full``
-(close 1013). A new connection must say ``hello`` within ``hello_timeout`` seconds.
-Frames go to the gateway (:meth:`server.gateway.router.Router.handle_data`) one at a
-time; when the connection ends, the gateway's ``goodbye`` holds its player's seats.
+Messages are handed over as websockets parses them (:mod:`server.net.reader`: no
+coroutine waits per connection and message). Connections take turns: each handles one
+frame, then lets the others run (a burst of requests from one client is spread over
+turns of the loop, not answered in one block ahead of everyone). A connection from a
+banned address is refused (``banned``, close 1008); one past the server's or its
+address's connection limit gets ``server_full`` (close 1013). A new connection must
+say ``hello`` within ``hello_timeout`` seconds. Frames go to the gateway
+(:meth:`server.gateway.router.Router.handle_data`) one at a time; when the connection
+ends, the gateway's ``goodbye`` holds its player's seats.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +33,7 @@ from server.config import ServerConfig
 from server.limits import AddressLimits
 from server.logs import event
 from server.net.addresses import peer_address
+from server.net.reader import DirectReader
 
 __all__ = ["Connection", "Transport", "TransportParts"]
 
@@ -63,6 +67,8 @@ class Connection(Protocol):
 
     @property
     def close_task(self) -> asyncio.Task[None] | None: ...
+
+    def close_soon(self, code: int, reason: str) -> None: ...
 
 
 class _Metrics(Protocol):
@@ -117,7 +123,7 @@ class Transport(Generic[C]):
             extra=event("connection.open", conn=session.id, address=peer_address(ws)),
         )
         try:
-            await self._read(ws, session)
+            await self._receive(ws, session)
         except ConnectionClosed:
             pass
         finally:
@@ -162,8 +168,47 @@ class Transport(Generic[C]):
             await ws.send(encode_json(refusal) if session.json else encode(refusal))
             await ws.close(close_code, close_reason)
 
+    async def _receive(self, ws: ServerConnection, session: C) -> None:
+        """Hand ``session``'s messages to the gateway until the connection ends: as
+        websockets parses them (:class:`~server.net.reader.DirectReader`), else (a
+        connection without websockets' usual queue) by awaiting each."""
+        reader = DirectReader.install(
+            ws,
+            functools.partial(self._deliver, session),
+            functools.partial(self._fail, session),
+        )
+        if reader is None:
+            await self._read(ws, session)
+            return
+        late = None
+        if session.player is None:
+            late = asyncio.get_running_loop().call_later(
+                max(0.0, self.config.hello_timeout), self._hello_late, session
+            )
+        try:
+            await ws.wait_closed()
+        finally:
+            reader.close()  # it lets go of the session (no cycle through the socket)
+            if late is not None:
+                late.cancel()
+
+    def _deliver(self, session: C, data: bytes | str) -> None:
+        if not session.closed:
+            self.parts.handle_data(session, data)
+
+    def _fail(self, session: C, code: int, reason: str) -> None:
+        session.close_soon(code, reason)
+
+    def _hello_late(self, session: C) -> None:
+        if session.player is None:
+            session.close_soon(1008, "no hello in time")
+
     async def _read(self, ws: ServerConnection, session: C) -> None:
         deadline = self.parts.now() + self.config.hello_timeout
+        # the frames websockets has read and not yet handed out (its own queue); when it
+        # is unknown, every frame yields
+        assembler = getattr(ws, "recv_messages", None)
+        queued = getattr(assembler, "frames", None)
         while not session.closed:
             if session.player is None:
                 try:
@@ -176,5 +221,8 @@ class Transport(Generic[C]):
             self.parts.handle_data(session, data)
             # one frame, then the other connections' turn: ``recv`` does not wait while
             # frames are queued, so a client sending a burst would otherwise hold the loop
-            # for all of them (and their answers go out in one flush) before anyone else
-            await asyncio.sleep(0)
+            # for all of them (and their answers go out in one flush) before anyone else.
+            # With nothing queued ``recv`` waits anyway: a yield here would only cost a
+            # turn of the loop per frame
+            if queued is None or len(queued):
+                await asyncio.sleep(0)

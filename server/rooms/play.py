@@ -41,8 +41,8 @@ from protocol.codec import encode
 from server.accounts.rating import GameEnd
 from server.logs import event
 from server.rooms.ending import game_end, game_over_message
-from server.rooms.entropy import HandEntropy, with_withheld
-from server.rooms.frames import Frame
+from server.rooms.entropy import HandEntropy
+from server.rooms.frames import Frame, ack_frame, events_frame, your_turn_frame
 from server.rooms.ports import Clock, Listener, RoomHost
 from server.rooms.table import Level, Table
 from server.store import StoreError
@@ -172,11 +172,9 @@ class Play:
             for viewer, other in audience:
                 key = (viewer, other.minor)
                 if key not in encoded:
-                    events = with_withheld(
-                        convert.event_messages(outcome.for_viewer(viewer)), withheld
-                    )
-                    message = m.Events(table=self.code, version=outcome.version, events=events)
-                    encoded[key] = Frame.of(message, other.minor)
+                    events = outcome.for_viewer(viewer)
+                    version = outcome.version
+                    encoded[key] = events_frame(self.code, version, events, other.minor, withheld)
             for happened in outcome.for_viewer(None):
                 if isinstance(happened, HandScored):
                     number = happened.result.hand_number
@@ -202,7 +200,9 @@ class Play:
         actor = "dealer" if seat is None else "human" if listener is not None else "bot"
         self.host.metrics.action(actor, from_request=listener is not None)
         if listener is not None and seq is not None:
-            listener.send(m.Ack(table=self.code, seq=seq, version=state.version, id=req_id))
+            acked = ack_frame(self.code, seq, state.version, req_id, listener.minor)
+            if acked is not None:
+                listener.send_frame(acked)
         if isinstance(action, Deal | Commit):
             log.info("table %s: hand %d dealt", self.code, state.hand_number)
         for viewer, other in audience:
@@ -276,7 +276,9 @@ class Play:
             return
         deadline = self.turn_deadline
         left = None if deadline is None else round(max(0.0, deadline - self.room.now()), 1)
-        listener.send(convert.your_turn_message(state.view_for(index), self.code, left))
+        frame = your_turn_frame(state, index, self.code, left, listener.minor)
+        if frame is not None:
+            listener.send_frame(frame)
         # the budget gives back what an honest answer costs (the action: clients fold
         # events, so no snapshot is fetched), capped per second by the session
         listener.credit(1)

@@ -17,9 +17,12 @@ from tests.server.test_frames import _session
 from tests.server.test_rooms import Host, a_room, play, seat_both
 
 
+@pytest.mark.parametrize("fastwire", [False, True])
 def test_many_1_0_spectators_share_one_downgrade_per_move(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, fastwire: bool
 ) -> None:
+    """``fastwire``: the moves packed by protocol.fastwire (no model, no encode_for), else
+    each move's model downgraded by the codec."""
     host = Host()
     room, _ = a_room(host)
     alice, bob = seat_both(host, room)
@@ -36,12 +39,14 @@ def test_many_1_0_spectators_share_one_downgrade_per_move(
         return codec.encode_for(message, minor)
 
     monkeypatch.setattr(frames, "encode_for", encode_for)
+    if not fastwire:
+        monkeypatch.setattr(frames, "serves", lambda minor: False)
     play(room, {0: alice, 1: bob}, moves=12)
     events = [decode_server(data) for data in old[0].pending]
     moves = [message for message in events if isinstance(message, m.Events)]
     assert len(moves) >= 12
     # one downgrade per move for all five 1.0 spectators, not one per socket
-    assert packed["Events", 0] == len(moves)
+    assert packed["Events", 0] == (0 if fastwire else len(moves))
     # the very same bytes reach every 1.0 spectator
     for session in old[1:]:
         assert len(session.pending) == len(old[0].pending)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from protocol import codec
+from protocol import codec, fastwire
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL, decode_server, decode_server_json
 from server.config import ServerConfig
@@ -56,7 +56,14 @@ class _Counted:
             self.texts += 1
             return codec.json_from_msgpack(data)
 
+        def events_bytes(*args: Any) -> bytes | None:
+            data = fastwire.events_bytes(*args)
+            if data is not None:  # packed without a model (the newest minor version)
+                self.packed["Events"] += 1
+            return data
+
         monkeypatch.setattr(frames, "encode_for", encode_for)
+        monkeypatch.setattr(frames, "events_bytes", events_bytes)
         monkeypatch.setattr(frames, "json_from_msgpack", json_from_msgpack)
 
 
