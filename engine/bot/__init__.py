@@ -123,7 +123,9 @@ class Bot:
             return choose_blind_nil(view)
         if phase is Phase.DRAFT:
             if self.config is not None and self.config.draft_samples and not any(view.blind_nil):
-                keep = search_draft(view, self.rng, self.config.draft_samples)
+                keep = search_draft(
+                    view, self.rng, self.config.draft_samples, self.config.draft_nil_lean
+                )
                 return Keep() if keep else Discard()
             return choose_draft(view)
         if phase is Phase.EXCHANGE:
