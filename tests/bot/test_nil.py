@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine import Bid, Card, Play
+from engine import Bid, Card, Discard, Play
 from engine.bot import LEVELS, Bot
 from engine.bot.draft import search_draft
 from tests.bot.helpers import bid_view, play_view
@@ -75,3 +75,10 @@ def test_a_draft_leaning_to_nil_passes_the_ace_of_spades() -> None:
     view = draft_view("2C 3C 4D 5D 2H 3H 4H 2S", "AS", 8)
     assert all(search_draft(view, random.Random(seed), 160) for seed in range(6))
     assert not any(search_draft(view, random.Random(seed), 160, 0.3) for seed in range(6))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hard_drafts_a_nil_leaning_hand_for_nil(seed: int) -> None:
+    # hard as served leans to nil (``draft_nil_lean``): the same hand passes the ace
+    view = draft_view("2C 3C 4D 5D 2H 3H 4H 2S", "AS", 8)
+    assert Bot("hard", seed=seed).choose(view) == Discard()
