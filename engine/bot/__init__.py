@@ -72,6 +72,9 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         focus=True,
         fog=True,
         draft_samples=160,
+        # follow the nil plan once a nil survives 30% of its draws (bench/bid_probe.py,
+        # seed 7: 2 nils in 200 seat-hands, where it bid none; docs/bot.md, "Nil")
+        draft_nil_lean=0.3,
     ),
 }
 """Search effort per level; ``iterations`` overrides ``playouts`` (the rest scale with it)."""
@@ -123,7 +126,9 @@ class Bot:
             return choose_blind_nil(view)
         if phase is Phase.DRAFT:
             if self.config is not None and self.config.draft_samples and not any(view.blind_nil):
-                keep = search_draft(view, self.rng, self.config.draft_samples)
+                keep = search_draft(
+                    view, self.rng, self.config.draft_samples, self.config.draft_nil_lean
+                )
                 return Keep() if keep else Discard()
             return choose_draft(view)
         if phase is Phase.EXCHANGE:

@@ -70,11 +70,13 @@ def draw_nil_draft(pool: int, count: int, rng: random.Random) -> int:
     return chosen
 
 
-def search_draft(view: PlayerView, rng: random.Random, samples: int) -> bool:
+def search_draft(view: PlayerView, rng: random.Random, samples: int, nil_lean: float = 0.0) -> bool:
     """Keep the card on offer (``True``) or discard it and take the next one (``False``).
 
     ``view`` must be a draft turn of its seat (``view.offered`` set). Ties keep the card
-    (it is known, the next one is not).
+    (it is known, the next one is not). With ``nil_lean`` above 0, once the nil plan's
+    survival chance reaches it (for either choice) the choice a nil survives more often
+    is taken: the hand leans to nil, and the bid will weigh nil against tricks.
     """
     me = view.seat if view.seat is not None else 0
     offered = view.offered
@@ -126,6 +128,9 @@ def search_draft(view: PlayerView, rng: random.Random, samples: int) -> bool:
     if nil_samples:
         keep_nil_value = rules.nil_bonus * (2.0 * keep_nils / nil_samples - 1.0)
         discard_nil_value = rules.nil_bonus * (2.0 * discard_nils / nil_samples - 1.0)
+        leaning = nil_lean > 0.0 and max(keep_nils, discard_nils) >= nil_lean * nil_samples
+        if leaning and keep_nils != discard_nils:
+            return keep_nils > discard_nils
         keep_bid, discard_bid = bid_worth(keep_counts, rules), bid_worth(discard_counts, rules)
         if keep_nil_value > keep_bid or discard_nil_value > discard_bid:
             # nil is in play: the trick plan is worth what its best bid scores on average

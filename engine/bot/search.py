@@ -110,6 +110,10 @@ class SearchConfig:
     play_bag_share: float = 0.5
     """The part of a bag's future penalty card play charges now: the higher, the harder
     it ducks once its bid is made (bag-aware play)."""
+    draft_nil_lean: float = 0.0
+    """In the draft by search, follow the nil plan (keep the choice a nil survives more
+    often) once its survival chance reaches this share (``0``: only when nil is worth more
+    than the best trick bid); the bid still chooses between nil and tricks."""
     focus: bool = False
     """Spend half of a card decision's deals on every card and the other half on the two
     best cards after the first half (successive halving), instead of all on all."""
@@ -131,6 +135,7 @@ class SearchConfig:
             draft_samples=self.draft_samples
             and max(_MIN_SAMPLES, round(self.draft_samples * min(1.0, factor))),
             bid_bag_share=self.bid_bag_share,
+            draft_nil_lean=self.draft_nil_lean,
             play_bag_share=self.play_bag_share,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
