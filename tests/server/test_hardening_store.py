@@ -28,8 +28,14 @@ def test_the_wal_stays_bounded_under_steady_writes(tmp_path: Path) -> None:
                 time.sleep(0.03)  # the checkpointer gets its turn, as between loop turns
         # 3000 commits of a few pages each: many MB of log, past the limit...
         grown = wal.stat().st_size
-        time.sleep(0.5)  # ...until the checkpointer's next rounds cut it back
-        assert wal.stat().st_size <= LIMIT < grown
+        assert grown > LIMIT
+        # ...until the checkpointer's next rounds cut it back (polled: a loaded machine
+        # may give its thread a turn late; the bound is on size, not on time)
+        for _ in range(500):
+            if wal.stat().st_size <= LIMIT:
+                break
+            time.sleep(0.02)
+        assert wal.stat().st_size <= LIMIT
     finally:
         store.close()
     reader = sqlite3.connect(db)

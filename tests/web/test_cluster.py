@@ -46,7 +46,13 @@ def test_a_browser_follows_the_redirect_to_the_tables_node_and_keeps_its_session
         code = create(host)  # a private table for a friend, run by the away node
         enter(guest, base(home), "Gus")
         guest.wait(lambda: guest.visible("#create"), "the lobby on the home node")
+        # the lobby may show before the welcome's token is stored: wait for the token
+        guest.wait(
+            lambda: bool(guest.js("return localStorage.getItem('spades2.token')")),
+            "the home node's session token",
+        )
         token = guest.js("return localStorage.getItem('spades2.token')")
+        assert token
         guest.js("location.hash = '#t=' + arguments[0]", code)
         guest.wait(lambda: guest.table_data().get("phase") not in (None, ""), "the table")
         seated = guest.js(
