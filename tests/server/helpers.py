@@ -7,6 +7,7 @@ clients speaking msgpack through :mod:`protocol.codec`.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
@@ -20,6 +21,7 @@ from protocol import convert
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 from server import RunningServer, ServerConfig, start_server
+from server.cli import add_serve_arguments, config_from_args
 
 T = TypeVar("T")
 
@@ -255,3 +257,11 @@ def handshakes_started(monkeypatch: Any) -> list[object]:
 
     monkeypatch.setattr(ws_server.Server, "start_connection_handler", counting)
     return started
+
+
+def serve_config(*argv: str) -> ServerConfig:
+    """The configuration ``spades serve`` builds from ``argv`` (its defaults with none);
+    raises ``SystemExit`` where the command would refuse the arguments."""
+    parser = argparse.ArgumentParser()
+    add_serve_arguments(parser)
+    return config_from_args(parser.parse_args(list(argv)))

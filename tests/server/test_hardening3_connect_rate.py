@@ -9,7 +9,6 @@ honest players' pings waited behind bursts of them.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import socket
 from dataclasses import replace
@@ -18,11 +17,10 @@ import pytest
 
 from protocol import messages as m
 from server import RunningServer
-from server.cli import add_serve_arguments, config_from_args
 from server.config import ServerConfig
 from server.limits import ConnectRates
 from server.net import admission as admission_module
-from tests.server.helpers import TEST_CONFIG, Client, handshakes_started, run
+from tests.server.helpers import TEST_CONFIG, Client, handshakes_started, run, serve_config
 
 
 class Clock:
@@ -133,15 +131,12 @@ def test_the_defaults_let_fifty_players_behind_one_nat_reconnect_at_once() -> No
 
 
 def test_spades_serve_takes_the_connect_rate() -> None:
-    parser = argparse.ArgumentParser()
-    add_serve_arguments(parser)
-    args = parser.parse_args(
-        ["--connects-per-second-per-address", "4.5", "--connects-burst-per-address", "12"]
+    config = serve_config(
+        "--connects-per-second-per-address", "4.5", "--connects-burst-per-address", "12"
     )
-    config = config_from_args(args)
     assert config.connects_per_second_per_address == 4.5
     assert config.connects_burst_per_address == 12
-    defaults = config_from_args(parser.parse_args([]))
+    defaults = serve_config()
     assert (
         defaults.connects_per_second_per_address == ServerConfig().connects_per_second_per_address
     )

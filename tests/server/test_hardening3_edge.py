@@ -5,7 +5,6 @@ websocket's Origin and the Server header (12). Real sockets over loopback; other
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import os
@@ -22,12 +21,11 @@ from websockets.exceptions import InvalidStatus
 
 from protocol import messages as m
 from server import RunningServer, start_server
-from server.cli import add_serve_arguments, config_from_args
 from server.errors import ServerError, StartupError
 from server.net.frontdoor import MAX_HEADER_BYTES, RefusalTally
 from server.ops.admin_cli import admin_request
 from server.ops.moderation import AdminError, Moderation
-from tests.server.helpers import TEST_CONFIG, Client, run
+from tests.server.helpers import TEST_CONFIG, Client, run, serve_config
 
 
 async def _until(check: object, polls: int = 400) -> bool:
@@ -276,14 +274,11 @@ def test_a_page_of_another_origin_cannot_open_a_game() -> None:
 
 
 def test_allowed_origin_is_a_repeatable_option() -> None:
-    parser = argparse.ArgumentParser()
-    add_serve_arguments(parser)
-    args = parser.parse_args(
-        ["--allowed-origin", "https://a.example", "--allowed-origin", "https://b.example"]
+    config = serve_config(
+        "--allowed-origin", "https://a.example", "--allowed-origin", "https://b.example"
     )
-    config = config_from_args(args)
     assert config.allowed_origins == ("https://a.example", "https://b.example")
-    assert config_from_args(parser.parse_args([])).allowed_origins == ()
+    assert serve_config().allowed_origins == ()
 
 
 def test_the_server_header_names_no_library_or_version() -> None:

@@ -4,7 +4,6 @@ analysis and report settings as options of ``spades serve``."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import random
@@ -20,7 +19,6 @@ from websockets.asyncio import server as ws_server
 
 from protocol import messages as m
 from server import RunningServer
-from server.cli import add_serve_arguments, config_from_args
 from server.gateway import analyses as analyses_module
 from server.gateway import router as router_module
 from server.net.listener import ACCEPT_BATCH
@@ -32,6 +30,7 @@ from tests.server.helpers import (
     handshakes_started,
     play_to_end,
     run,
+    serve_config,
     two_players,
 )
 
@@ -212,18 +211,12 @@ def test_the_analysis_worker_stops_at_the_next_decision_once_called_off() -> Non
 
 
 def test_spades_serve_takes_the_analysis_and_report_options() -> None:
-    parser = argparse.ArgumentParser()
-    add_serve_arguments(parser)
-    config = config_from_args(
-        parser.parse_args(
-            [
-                "--analysis-queue-limit=5",
-                "--analysis-per-address=1",
-                "--report-cooldown=90",
-                "--address-reports-per-minute=0.5",
-                "--address-report-burst=2",
-            ]
-        )
+    config = serve_config(
+        "--analysis-queue-limit=5",
+        "--analysis-per-address=1",
+        "--report-cooldown=90",
+        "--address-reports-per-minute=0.5",
+        "--address-report-burst=2",
     )
     assert (config.analysis_queue_limit, config.analysis_per_address) == (5, 1)
     assert config.report_cooldown_seconds == 90.0

@@ -7,7 +7,6 @@ addresses come through a trusted proxy's ``X-Forwarded-For``."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
@@ -21,13 +20,12 @@ from websockets.exceptions import ConnectionClosed
 from protocol import messages as m
 from protocol.codec import JSON_SUBPROTOCOL
 from server import RunningServer
-from server.cli import add_serve_arguments, config_from_args
 from server.config import ServerConfig
 from server.gateway import router as router_module
 from server.gateway.session import Session
 from server.lobby import handlers as handlers_module
 from server.ops.admin import run_command
-from tests.server.helpers import TEST_CONFIG, Client, run, two_players
+from tests.server.helpers import TEST_CONFIG, Client, run, serve_config, two_players
 
 PROXY = ("127.0.0.1",)
 
@@ -383,11 +381,8 @@ def test_a_forwarded_address_with_a_port_counts_as_that_address(
 
 
 def test_spades_serve_takes_the_share_options() -> None:
-    parser = argparse.ArgumentParser()
-    add_serve_arguments(parser)
-    args = parser.parse_args(
-        ["--ipv6-share-prefix", "56", "--share-reserve", "0.1", "--actions-rate", "4"]
+    config = serve_config(
+        "--ipv6-share-prefix", "56", "--share-reserve", "0.1", "--actions-rate", "4"
     )
-    config = config_from_args(args)
     assert (config.ipv6_share_prefix, config.share_reserve) == (56, 0.1)
     assert config.actions_per_second == 4.0 and config.address_messages_per_second is None

@@ -3,7 +3,6 @@ abandoned tables reclaimed, stand-in bots that stop when nobody is there."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import concurrent.futures
 import random
@@ -15,8 +14,7 @@ from websockets.asyncio.client import connect
 from engine import Action, PlayerView
 from protocol import messages as m
 from server import RunningServer, bots
-from server.cli import add_serve_arguments, config_from_args
-from tests.server.helpers import FAST, Client, play_to_end, run, two_players
+from tests.server.helpers import FAST, Client, play_to_end, run, serve_config, two_players
 
 
 async def _until(check: object, polls: int = 400) -> bool:
@@ -248,11 +246,7 @@ def test_one_address_gets_one_bot_decision_at_a_time_and_others_still_get_theirs
 
 
 def test_a_malformed_trusted_proxy_stops_the_server_at_start() -> None:
-    parser = argparse.ArgumentParser()
-    add_serve_arguments(parser)
-    good = config_from_args(
-        parser.parse_args(["--trusted-proxy", "::1", "--trusted-proxy", "10.0.0.2"])
-    )
+    good = serve_config("--trusted-proxy", "::1", "--trusted-proxy", "10.0.0.2")
     assert good.trusted_proxies == ("::1", "10.0.0.2")
     with pytest.raises(SystemExit, match="not an IP address"):
-        config_from_args(parser.parse_args(["--trusted-proxy", "localhost"]))
+        serve_config("--trusted-proxy", "localhost")

@@ -17,7 +17,7 @@ from protocol import messages as m
 from server import start_server
 from server.store import Store
 from server.store.retention import RetentionPolicy, reclaim_all, reclaim_step
-from tests.server.helpers import TEST_CONFIG, Client, choose, drive, run, two_players
+from tests.server.helpers import TEST_CONFIG, Client, choose, drive, run, serve_config, two_players
 
 DAY = 86400.0
 POLICY = RetentionPolicy(keep_finished_days=30, reclaim_days=7, keep_analyses_days=3)
@@ -227,17 +227,12 @@ def test_the_server_reclaims_at_start_and_never_touches_a_table_in_play(tmp_path
 
 
 def test_the_serve_flags_set_the_retention_policy() -> None:
-    import argparse
 
-    from server.cli import add_serve_arguments, config_from_args
-
-    parser = argparse.ArgumentParser()
-    add_serve_arguments(parser)
-    defaults = config_from_args(parser.parse_args([]))
+    defaults = serve_config()
     assert (defaults.keep_finished_days, defaults.reclaim_days) == (365.0, 7.0)
     assert defaults.keep_analyses_days == 30.0
     args = ["--keep-finished-days", "90", "--reclaim-days", "0", "--keep-analyses-days", "2"]
-    config = config_from_args(parser.parse_args(args))
+    config = serve_config(*args)
     assert (config.keep_finished_days, config.reclaim_days, config.keep_analyses_days) == (
         90.0,
         0.0,
