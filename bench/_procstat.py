@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["cpu_seconds", "rss_kib"]
+__all__ = ["cpu_seconds", "machine_busy_seconds", "rss_kib"]
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -23,3 +23,12 @@ def rss_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine has spent busy so far (all but idle and
+    I/O wait), summed over the cores."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / _TICKS

@@ -53,11 +53,15 @@ from websockets.exceptions import WebSocketException
 
 from bench.abuse_kit import (
     ATTACK_NICENESS,
+    PLACEMENT_ENV,
+    PLACEMENTS,
     Honest,
     hello,
     honest_figures,
     join,
     measure,
+    place_clients,
+    placement,
     ratio,
     server_process,
     spawn,
@@ -322,8 +326,17 @@ def main() -> None:
         default=ATTACK_NICENESS,
         help="the attacks' processes' niceness (0: on equal terms with the server)",
     )
+    parser.add_argument(
+        "--placement",
+        choices=PLACEMENTS,
+        default="split",
+        help="split: the server on one core, every client process on the other (an "
+        "attacker's CPU is not on the server's machine); shared: all on every core",
+    )
     args = parser.parse_args()
     os.environ["SPADES_ATTACK_NICE"] = str(args.attack_nice)  # the suites' scripts too
+    os.environ[PLACEMENT_ENV] = args.placement
+    place_clients()
     args.attacks = [a for a in args.attacks.split(",") if a]
     unknown = set(args.attacks) - set(ATTACKS)
     if unknown:
@@ -331,7 +344,7 @@ def main() -> None:
     suites = [name for name in args.suites.split(",") if name]
     if set(suites) - set(SUITES):
         parser.error(f"unknown suites: {', '.join(sorted(set(suites) - set(SUITES)))}")
-    result: dict[str, Any] = {"attack_nice": args.attack_nice}
+    result: dict[str, Any] = {"attack_nice": args.attack_nice, "placement": placement()}
     for name in suites:
         result[name] = asyncio.run(run(args)) if name == "core" else run_suite(SUITES[name])
     print(json.dumps(result))

@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.asyncio.client import connect
 
 from bench._procstat import rss_kib
-from bench.abuse_kit import join, spawn, stop_server
+from bench.abuse_kit import join, place_clients, placement, server_placement, spawn, stop_server
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
@@ -224,6 +224,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                  "--log-level", "INFO"],
                 cwd=Path(__file__).resolve().parent.parent,
                 stdout=subprocess.PIPE, stderr=log_file, text=True,
+                preexec_fn=server_placement(),
             )  # fmt: skip
         try:
             assert server.stdout is not None
@@ -298,6 +299,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         errors = sum(1 for line in Path(log_path).read_text().splitlines() if "ERROR" in line)
     return {
         "benchmark": "abuse_edge",
+        "placement": placement(),
         "seconds_per_phase": args.seconds,
         "phases": phases,
         "server_error_lines": errors,
@@ -313,6 +315,7 @@ def main() -> None:
     parser.add_argument("--addresses", type=int, default=4, help="half-open attackers")
     parser.add_argument("--sockets", type=int, default=250, help="per attacking address")
     args = parser.parse_args()
+    place_clients()  # before any process starts: they all run where this one does
     print(json.dumps(asyncio.run(run(args))))
 
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench._procstat import cpu_seconds, rss_kib
+from bench._procstat import cpu_seconds, machine_busy_seconds, rss_kib
 from bench.loadlib.rawclient import free_port
 from bench.loadlib.scrape import gc_pauses, loop_lag, metrics_page
 from protocol import messages as m
@@ -44,6 +44,7 @@ from protocol.codec import JSON_SUBPROTOCOL, MAX_SERVER_MESSAGE_BYTES, decode_se
 
 __all__ = [
     "HONEST",
+    "PLACEMENTS",
     "PROBES",
     "Honest",
     "Served",
@@ -54,7 +55,10 @@ __all__ = [
     "measure",
     "open_ws",
     "percentile",
+    "place_clients",
+    "placement",
     "ratio",
+    "server_placement",
     "server_process",
     "spawn",
     "stop_server",
@@ -68,6 +72,48 @@ a phase over 1,000 round trips (one connection alone, held to 30 messages a seco
 budget, gave some 270 in 14 s: its p99 was its third worst)."""
 PROBE_INTERVAL = 0.04
 ROOT = Path(__file__).resolve().parent.parent
+
+# Where the processes run. ``split`` (the default): the server (and the bot workers it
+# starts) on the first core, every client process (this one: the honest players; the
+# attacks; the manager) on the other. An attacker's CPU is not on the server's machine,
+# nor is an honest player's: sharing two cores, the clients' own work shows up as the
+# honest player's latency. ``shared``: every process on every core, as the figures
+# before this option were measured. ``--placement`` of bench/abuse.py sets it for every
+# suite's script (through SPADES_BENCH_PLACEMENT).
+PLACEMENTS = ("split", "shared")
+PLACEMENT_ENV = "SPADES_BENCH_PLACEMENT"
+SERVER_CPUS = frozenset({0})
+CLIENT_CPUS = frozenset({1})
+
+
+def placement() -> str:
+    """``split`` or ``shared`` (see :data:`PLACEMENTS`); ``shared`` on a one-core machine.
+    Raises ``ValueError`` when the environment names another."""
+    chosen = os.environ.get(PLACEMENT_ENV, "split")
+    if chosen not in PLACEMENTS:
+        raise ValueError(f"{PLACEMENT_ENV} must be one of {PLACEMENTS}, not {chosen!r}")
+    if chosen == "split" and (os.cpu_count() or 1) < 2:
+        return "shared"
+    return chosen
+
+
+def place_clients() -> None:
+    """Run this process (and every process it starts from now on) on the clients' core,
+    when the placement is ``split``; call it first thing in a suite's ``main``."""
+    if placement() == "split":
+        os.sched_setaffinity(0, CLIENT_CPUS)
+
+
+def server_placement() -> Callable[[], None] | None:
+    """A ``preexec_fn`` for the server's ``Popen``: the server's core when ``split``
+    (set before it runs a line, so its workers start there too); else ``None``."""
+    if placement() != "split":
+        return None
+    return _on_server_cpus
+
+
+def _on_server_cpus() -> None:
+    os.sched_setaffinity(0, SERVER_CPUS)
 
 
 async def open_ws(url: str, source: str, json_wire: bool = False) -> ClientConnection:
@@ -219,6 +265,7 @@ async def server_process(db: str, *extra: str) -> AsyncIterator[tuple[Served, st
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
+        preexec_fn=server_placement(),
     )  # fmt: skip
     try:
         assert server.stdout is not None
@@ -282,6 +329,8 @@ class Window:
     rss_kib: int
     loop_lag: dict[str, float]
     gc: dict[str, dict[str, float]] | None = None
+    machine_busy_pct: float = 0.0
+    clients_cpu_pct: float = 0.0
 
 
 async def _page(server: Served) -> str:
@@ -304,6 +353,7 @@ async def measure(
     await asyncio.sleep(warmup)
     honest.take()
     cpu_start, window_start = cpu_seconds(server.pid), time.monotonic()
+    busy_start, own_start = machine_busy_seconds(), _own_cpu()
     page_start = await _page(server)
     if at_start is not None:
         await at_start()
@@ -313,10 +363,27 @@ async def measure(
         await asyncio.sleep(0.25)
     pings, replies = honest.take()
     cpu = cpu_seconds(server.pid) - cpu_start
+    busy, own = machine_busy_seconds() - busy_start, _own_cpu() - own_start
     page_end = await _page(server) if page_start else ""
     lag = loop_lag(page_start, page_end) if page_end else {}
     passes = gc_pauses(page_start, page_end) if page_end else None
-    return Window(pings, replies, 100 * cpu / (time.monotonic() - window_start), rss, lag, passes)
+    seconds = time.monotonic() - window_start
+    return Window(
+        pings,
+        replies,
+        100 * cpu / seconds,
+        rss,
+        lag,
+        passes,
+        100 * busy / seconds,
+        100 * own / seconds,
+    )
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process (the honest players and probes) so far."""
+    times = os.times()
+    return times.user + times.system
 
 
 def honest_figures(window: Window) -> dict[str, Any]:
@@ -342,4 +409,9 @@ def honest_figures(window: Window) -> dict[str, Any]:
         "gc_ms": None
         if window.gc is None
         else round(sum(g["total_ms"] for g in window.gc.values()), 1),
+        # every process of the machine (% of one core; 200 is two cores busy), and the
+        # honest side's own process: how much of the machine the server had to share
+        "machine_busy_pct": round(window.machine_busy_pct, 1),
+        "honest_cpu_pct": round(window.clients_cpu_pct, 1),
+        "placement": placement(),
     }

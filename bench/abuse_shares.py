@@ -54,6 +54,7 @@ from bench.abuse_kit import (  # the same honest player as every abuse suite
     join,
     measure,
     open_ws,
+    place_clients,
     ratio,
     server_process,
     spawn,
@@ -302,6 +303,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0, help="attack before measuring")
     parser.add_argument("--pause", type=float, default=2.0, help="between phases")
     args = parser.parse_args()
+    place_clients()  # before any process starts: they all run where this one does
     args.attacks = [a for a in args.attacks.split(",") if a]
     unknown = set(args.attacks) - set(ATTACKS)
     if unknown:

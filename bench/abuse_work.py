@@ -53,6 +53,7 @@ from bench.abuse_kit import (
     honest_figures,
     join,
     measure,
+    place_clients,
     ratio,
     server_process,
     spawn,
@@ -388,6 +389,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0, help="attack before measuring")
     parser.add_argument("--addresses", type=int, default=4, help="source addresses per attack")
     args = parser.parse_args()
+    place_clients()  # before any process starts: they all run where this one does
     args.attacks = [a for a in args.attacks.split(",") if a]
     unknown = set(args.attacks) - set(ATTACKS)
     if unknown:
