@@ -9,6 +9,7 @@
     limits.check_new_table(address, tables, bot=True)   # raises LimitError
     budgets = AddressBudgets(config)
     if not budgets.take(address): ...              # the address's shared request budget
+    budgets.wait(address, now, tokens=75)          # seconds until it holds 75
     rates = ConnectRates(config)
     if not rates.admit(host): ...                  # shed the new TCP connection
 
@@ -76,11 +77,15 @@ class TokenBucket:
             return True
         return False
 
-    def wait(self, now: float | None = None) -> float:
-        """Seconds until ``take`` would succeed (0.0: now)."""
+    def wait(self, now: float | None = None, tokens: float = 1.0) -> float:
+        """Seconds until the bucket holds ``tokens`` (at most ``burst``; default one:
+        until ``take`` would succeed); 0.0: now, ``inf`` if it never refills."""
         now = time.monotonic() if now is None else now
-        tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
-        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+        wanted = min(self.burst, tokens)
+        held = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
+        if held >= wanted:
+            return 0.0
+        return (wanted - held) / self.rate if self.rate > 0 else float("inf")
 
     def full(self, now: float) -> bool:
         """Whether the bucket would be full at ``now`` (nothing left to remember)."""
@@ -243,6 +248,11 @@ class AddressBudgets:
                 self._drop_idle(now)
             bucket = self.buckets[share] = TokenBucket(self.rate, self.burst, now)
         return bucket.take(now)
+
+    def wait(self, address: str, now: float, tokens: float = 1.0) -> float:
+        """Seconds until ``address``'s share holds ``tokens`` (0.0: now, or no bucket)."""
+        bucket = self.buckets.get(address_share(address, self.prefix))
+        return 0.0 if bucket is None else bucket.wait(now, tokens)
 
     def _drop_idle(self, now: float) -> None:
         # a full bucket is the same as none: forgetting it changes nothing

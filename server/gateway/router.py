@@ -75,6 +75,14 @@ MAX_MSGPACK_ITEMS = 32
 than 30 keys): a frame of hundreds of unknown keys is refused before the validator
 lists each of them, as :data:`MAX_JSON_QUOTES` does for JSON."""
 
+REFILL_BEFORE_READING = 0.25
+"""A connection refused for its request budget (or its address's) is not read again until
+both budgets hold this part of their burst (at least one request): its later frames wait
+in the kernel, and TCP makes the sender wait, instead of each being read, looked at and
+refused. One refusal tells the client; what it sent meanwhile is handled afterwards."""
+
+MAX_HOLD = 2.0  # seconds a refused connection goes unread at most
+
 _SMALL_FRAME = 128  # bytes: no frame this short holds a map or array past the bound
 
 
@@ -198,8 +206,9 @@ class Router:
         parts.metrics.request_started()
         # the budgets first: a refused frame costs a look at its type and id, never a
         # decode (what an address sends past its budget must cost next to nothing)
-        if not self._rate_ok(session):
-            self._refuse_rate(session, *_type_and_id(data))
+        hold = self._spend(session)
+        if hold:
+            self._refuse_rate(session, *_type_and_id(data), hold)
             return
         limit = parts.config.max_message_bytes
         if session.json and isinstance(data, str) and data.count('"') > MAX_JSON_QUOTES:
@@ -271,28 +280,36 @@ class Router:
         if self.parts.store.write_attempts != writes:
             self.parts.work.schedule()  # no frame of this turn asks for the flush
 
-    def _rate_ok(self, session: Session) -> bool:
-        """Spend one request of the connection's and its address's budgets; ``False``
-        (nothing spent) when either has none left."""
+    def _spend(self, session: Session) -> float:
+        """Spend one request of the connection's and its address's budgets: 0.0; else
+        (nothing spent) the seconds to leave the connection unread, until both hold
+        :data:`REFILL_BEFORE_READING` of their burst (at most :data:`MAX_HOLD`)."""
         # the connection's budget is looked at first and spent last: a request its
         # address's budget refuses costs the connection nothing
         now = time.monotonic()
-        if session.rate.wait(now) <= 0.0 and self.budgets.take(session.address, now):
-            session.rate.take(now)
-            session.strikes = 0
-            return True
-        return False
+        rate = session.rate
+        if rate.wait(now) <= 0.0 and self.budgets.take(session.address, now):
+            if rate.full(now):  # its refusals are forgotten once its budget is whole
+                session.strikes = 0
+            rate.take(now)
+            return 0.0
+        own = rate.wait(now, max(1.0, rate.burst * REFILL_BEFORE_READING))
+        shared = self.budgets.wait(
+            session.address, now, max(1.0, self.budgets.burst * REFILL_BEFORE_READING)
+        )
+        return min(MAX_HOLD, max(own, shared, 0.001))
 
-    def _refuse_rate(self, session: Session, request: str | None, req_id: int | None) -> None:
+    def _refuse_rate(
+        self, session: Session, request: str | None, req_id: int | None, hold: float
+    ) -> None:
         session.strikes += 1
         self.parts.metrics.refused("request")
         if session.strikes > self.parts.config.rate_close_after:
             session.close_soon(1008, "message rate limit exceeded")
-        else:
-            self.parts.metrics.error("rate_limited")
-            session.send(
-                error_message("rate_limited", "too many messages; slow down", request, req_id)
-            )
+            return
+        self.parts.metrics.error("rate_limited")
+        session.send(error_message("rate_limited", "too many messages; slow down", request, req_id))
+        session.hold_reading(hold)
 
     def answered(
         self,

@@ -6,6 +6,7 @@
                                          # queued until the turn's commit (then written)
     if not session.rate.take(): ...      # the request budget; session.chat_rate for chat
     session.close_soon(1008, "reason")   # flushes what was said first, then closes
+    session.hold_reading(0.5)            # read none of its frames for 0.5 s (see below)
 
 This is the one place that encodes for a connection (:meth:`Session.send`, by minor
 version); a frame shared by many sockets (:meth:`Session.send_frame`, a
@@ -32,6 +33,7 @@ from server.limits import TokenBucket
 from server.lobby.players import Player
 from server.logs import event
 from server.net.addresses import client_host
+from server.net.reader import DirectReader
 from server.net.writer import write_frames
 from server.rooms.frames import Frame
 
@@ -162,6 +164,16 @@ class Session:
         spend the tokens its entropy steps were given."""
         if count > 0 and (per_hand or self.credits.take()):
             self.rate.credit(1)
+
+    def hold_reading(self, seconds: float) -> bool:
+        """Read and handle none of this connection's frames for ``seconds``; those that
+        came already are handled after, in order (:meth:`DirectReader.hold`). ``False``
+        (nothing held) when the connection is read another way. Never raises."""
+        reader = getattr(self.ws, "recv_messages", None)
+        if not isinstance(reader, DirectReader) or self.closed:
+            return False
+        reader.hold(seconds)
+        return True
 
     def close_soon(self, code: int, reason: str) -> None:
         if self.closed:

@@ -15,7 +15,12 @@ binary message, ``str`` for a text one), fragments joined.
 Connections still take turns: a connection gets at most one message delivered per turn
 of the loop; more that arrived together wait in its backlog, and past ``high`` of them
 the socket stops being read until the backlog is down to ``low`` (as websockets' own
-queue does). A text message that is not UTF-8 calls ``fail(1007, reason)``; an error
+queue does). ``reader.hold(seconds)`` stops both for a while: nothing more is read from
+the socket (the peer's kernel buffers fill and TCP makes it wait, at no cost to the
+server) and nothing more is delivered; then the backlog is delivered in order and the
+socket is read again. The gateway holds a connection whose request budget is spent.
+
+A text message that is not UTF-8 calls ``fail(1007, reason)``; an error
 raised by ``deliver`` is logged and calls ``fail(1011, reason)``: the caller closes the
 connection. Nothing here raises, except ``EOFError`` from :meth:`put` once closed (as
 the Assembler does).
@@ -51,8 +56,11 @@ class DirectReader:
         "_fail",
         "_fragments",
         "_high",
+        "_hold",
         "_loop",
         "_low",
+        "_parked",
+        "_reading",
         "_text",
         "_transport",
         "closed",
@@ -74,6 +82,9 @@ class DirectReader:
         self._fragments: list[bytes] | None = None
         self._text = False
         self._busy = False  # a message was delivered this turn of the loop
+        self._hold: asyncio.TimerHandle | None = None  # held: see hold()
+        self._parked = False  # the turn of the backlog came during a hold: the hold's end
+        self._reading = True  # whether the socket is read (as this reader last set it)
 
     @classmethod
     def install(cls, ws: ServerConnection, deliver: Deliver, fail: Fail) -> DirectReader | None:
@@ -130,7 +141,7 @@ class DirectReader:
             self._backlog.append(message)
             if len(self._backlog) > self._high and not self.paused:
                 self.paused = True
-                self._transport.pause_reading()
+                self._set_reading()
             return
         self._busy = True
         self._loop.call_soon(self._next)
@@ -138,6 +149,9 @@ class DirectReader:
 
     def _next(self) -> None:
         """The next turn of the loop: the backlog's first message, if any."""
+        if self._hold is not None and not self.closed:
+            self._parked = True  # the hold's end takes the turn up again
+            return
         if self.closed or not self._backlog:
             self._busy = False
             self._backlog = None  # a burst's backlog goes with it
@@ -145,9 +159,47 @@ class DirectReader:
         message = self._backlog.popleft()
         if self.paused and len(self._backlog) <= self._low:
             self.paused = False
-            self._transport.resume_reading()
+            self._set_reading()
         self._loop.call_soon(self._next)
         self._hand_over(message)
+
+    def hold(self, seconds: float) -> None:
+        """Read and deliver nothing for ``seconds`` (from now: a hold already running is
+        replaced); what arrived before is delivered after it, in order. Never raises."""
+        if self.closed:
+            return
+        if self._hold is not None:
+            self._hold.cancel()
+        self._hold = self._loop.call_later(max(0.0, seconds), self._release)
+        if not self._busy:  # no turn is under way: the hold's end starts one
+            self._busy = True
+            self._parked = True
+        self._set_reading()
+
+    @property
+    def held(self) -> bool:
+        """Whether a hold is running."""
+        return self._hold is not None
+
+    def _release(self) -> None:
+        self._hold = None
+        if self.closed:
+            return
+        self._set_reading()
+        if self._parked:
+            self._parked = False
+            self._next()
+
+    def _set_reading(self) -> None:
+        """Read the socket unless the backlog is past its bound or a hold runs."""
+        reading = not (self.paused or self._hold is not None)
+        if reading == self._reading:
+            return
+        self._reading = reading
+        if reading:
+            self._transport.resume_reading()
+        else:
+            self._transport.pause_reading()
 
     def _hand_over(self, message: bytes | str) -> None:
         try:
@@ -162,6 +214,9 @@ class DirectReader:
         the reader lets go of its callbacks (the socket keeps it; they keep the session,
         which keeps the socket: a cycle for the garbage collector otherwise)."""
         self.closed = True
+        if self._hold is not None:
+            self._hold.cancel()  # the loop's timer would keep the reader (and the session)
+            self._hold = None
         self._backlog = None
         self._fragments = None
         self._deliver = _nothing
