@@ -228,13 +228,59 @@ class Honest:
         return pings, replies
 
 
+WAKE_SLEEP = 0.01  # the wake probe's sleep, s
+
+
+def _wake_probe(path: str, cpus: frozenset[int] | None, parent: int) -> None:
+    """In a process of its own: sleep :data:`WAKE_SLEEP` again and again and note how
+    late each wake-up came (``monotonic lateness_ms`` lines), until ``parent`` is gone."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    with open(path, "w", buffering=1) as out:
+        while os.getppid() == parent:
+            start = time.monotonic()
+            time.sleep(WAKE_SLEEP)
+            now = time.monotonic()
+            out.write(f"{now:.6f} {(now - start - WAKE_SLEEP) * 1000:.3f}\n")
+
+
+class WakeProbe:
+    """How late a process at normal priority on the server's cores wakes from a short
+    sleep: the machine's part of any latency there (the server does nothing for it).
+
+    ``late_ms(start, end)``: the lateness (ms) of the wake-ups between two
+    ``time.monotonic`` readings."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        cpus = SERVER_CPUS if placement() == "split" else None
+        self.process = multiprocessing.get_context("spawn").Process(
+            target=_wake_probe, args=(path, cpus, os.getpid()), daemon=True
+        )
+        self.process.start()
+
+    def late_ms(self, start: float, end: float) -> list[float]:
+        try:
+            with open(self.path) as lines:
+                pairs = [line.split() for line in lines]
+        except OSError:
+            return []
+        return [float(p[1]) for p in pairs if len(p) == 2 and start <= float(p[0]) <= end]
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.join(5)
+
+
 @dataclass
 class Served:
-    """A server process: its websocket URL and the port of its ``/metrics`` page."""
+    """A server process: its websocket URL and the port of its ``/metrics`` page (and the
+    wake probe beside it, if any)."""
 
     process: subprocess.Popen[str]
     url: str
     metrics_port: int
+    wake: WakeProbe | None = None
 
     @property
     def pid(self) -> int:
@@ -267,12 +313,14 @@ async def server_process(db: str, *extra: str) -> AsyncIterator[tuple[Served, st
         text=True,
         preexec_fn=server_placement(),
     )  # fmt: skip
+    wake = WakeProbe(f"{db}.wake")
     try:
         assert server.stdout is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
         url = line.split()[-1]
-        yield Served(server, url, metrics_port), url
+        yield Served(server, url, metrics_port, wake), url
     finally:
+        wake.stop()
         stop_server(server)
 
 
@@ -331,6 +379,7 @@ class Window:
     gc: dict[str, dict[str, float]] | None = None
     machine_busy_pct: float = 0.0
     clients_cpu_pct: float = 0.0
+    wake_late_ms: list[float] | None = None
 
 
 async def _page(server: Served) -> str:
@@ -368,22 +417,20 @@ async def measure(
     lag = loop_lag(page_start, page_end) if page_end else {}
     passes = gc_pauses(page_start, page_end) if page_end else None
     seconds = time.monotonic() - window_start
-    return Window(
-        pings,
-        replies,
-        100 * cpu / seconds,
-        rss,
-        lag,
-        passes,
-        100 * busy / seconds,
-        100 * own / seconds,
-    )
+    machine, honest_cpu = 100 * busy / seconds, 100 * own / seconds
+    late = None if server.wake is None else server.wake.late_ms(window_start, time.monotonic())
+    return Window(pings, replies, 100 * cpu / seconds, rss, lag, passes, machine, honest_cpu, late)
 
 
 def _own_cpu() -> float:
     """CPU seconds of this process (the honest players and probes) so far."""
     times = os.times()
     return times.user + times.system
+
+
+def _p99_ms(values: list[float] | None) -> float | None:
+    late = percentile(values or [], 0.99)
+    return None if late is None else round(late, 2)
 
 
 def honest_figures(window: Window) -> dict[str, Any]:
@@ -413,5 +460,8 @@ def honest_figures(window: Window) -> dict[str, Any]:
         # honest side's own process: how much of the machine the server had to share
         "machine_busy_pct": round(window.machine_busy_pct, 1),
         "honest_cpu_pct": round(window.clients_cpu_pct, 1),
+        # a process at normal priority on the server's cores, sleeping 10 ms again and
+        # again: how late it woke (p99, ms), the machine's part of the ping's tail
+        "wake_late_p99_ms": _p99_ms(window.wake_late_ms),
         "placement": placement(),
     }
