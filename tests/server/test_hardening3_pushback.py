@@ -123,7 +123,8 @@ def test_a_connection_past_its_budget_is_refused_once_then_held_unread() -> None
         for nonce in range(6):
             await client.send(m.Ping(nonce=nonce))
         assert await _answers(client, 1) == ["rate_limited"]
-        await _turns(20)
+        await _turns(50)  # the server shares this loop: time to read the other five
+        assert client.inbox.empty()  # before: five more refusals, one a turn
         reader = session.ws.recv_messages
         assert isinstance(reader, DirectReader) and reader.held
         assert session.ws.transport is not None and not session.ws.transport.is_reading()
@@ -149,8 +150,9 @@ def test_connections_past_their_address_budget_are_each_refused_once_then_held()
         await second.send(m.Ping(nonce=9))
         assert await _answers(first, 1) == ["rate_limited"]
         assert await _answers(second, 1) == ["rate_limited"]
-        await _turns(20)
+        await _turns(50)
         # the first one's two other pings were not refused in turn: they wait unread
+        assert first.inbox.empty()
         shared.tokens = 10.0
         for name in ("first", "second"):
             assert _session(server, name).hold_reading(0.0)
