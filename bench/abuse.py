@@ -2,6 +2,16 @@
 
     python3 bench/abuse.py                       # every attack, about 2.5 minutes
     python3 bench/abuse.py --attacks ping_flood,bot_tables --seconds 8
+    python3 bench/abuse.py --suites core --placement shared   # every process on every core
+
+``--placement split`` (the default) runs the server and its bot workers on the first core
+and every client process (the honest players, the attacks) on the other, as an
+attacker's machines are not the server's; ``shared`` lets every process use both cores,
+as the figures before this option were measured. Each phase also reports the machine's
+busy CPU (``machine_busy_pct``, 200 for two whole cores), the honest process's own CPU,
+and how late a process at normal priority on the server's core woke from 10 ms sleeps
+(``wake_late_p99_ms``): the machine's part of the honest tail, which the server does not
+cause.
 
 Starts ``python3 -m server`` (default limits, a throw-away SQLite file) on 127.0.0.1. An
 honest player (from 127.0.0.1) plays the easy bot at its default 0.6 s delay the whole

@@ -345,6 +345,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     },
                     "bot_reply_p50_s": figures["bot_reply_p50_s"],
                     "loop_lag_p99_ms": figures["loop_lag_p99_ms"],
+                    **{
+                        k: figures[k]
+                        for k in ("machine_busy_pct", "honest_cpu_pct", "wake_late_p99_ms")
+                    },
                     **seen,
                     "rss_growth_mib": round((window.rss_kib - rss_start) / 1024, 1),
                     "store_growth_kib": round(grown / 1024, 1),
