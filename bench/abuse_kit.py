@@ -247,13 +247,16 @@ def _wake_probe(path: str, cpus: frozenset[int] | None, parent: int) -> None:
 class WakeProbe:
     """How late a process at normal priority on the server's cores wakes from a short
     sleep: the machine's part of any latency there (the server does nothing for it).
+    ``side="client"``: on the clients' core instead (``split``; else on every core).
 
     ``late_ms(start, end)``: the lateness (ms) of the wake-ups between two
     ``time.monotonic`` readings."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, side: str = "server") -> None:
         self.path = path
-        cpus = SERVER_CPUS if placement() == "split" else None
+        cpus = None
+        if placement() == "split":
+            cpus = SERVER_CPUS if side == "server" else CLIENT_CPUS
         self.process = multiprocessing.get_context("spawn").Process(
             target=_wake_probe, args=(path, cpus, os.getpid()), daemon=True
         )
@@ -281,6 +284,7 @@ class Served:
     url: str
     metrics_port: int
     wake: WakeProbe | None = None
+    client_wake: WakeProbe | None = None
 
     @property
     def pid(self) -> int:
@@ -313,14 +317,15 @@ async def server_process(db: str, *extra: str) -> AsyncIterator[tuple[Served, st
         text=True,
         preexec_fn=server_placement(),
     )  # fmt: skip
-    wake = WakeProbe(f"{db}.wake")
+    wake, client_wake = WakeProbe(f"{db}.wake"), WakeProbe(f"{db}.client-wake", "client")
     try:
         assert server.stdout is not None
         line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
         url = line.split()[-1]
-        yield Served(server, url, metrics_port, wake), url
+        yield Served(server, url, metrics_port, wake, client_wake), url
     finally:
         wake.stop()
+        client_wake.stop()
         stop_server(server)
 
 
@@ -380,6 +385,7 @@ class Window:
     machine_busy_pct: float = 0.0
     clients_cpu_pct: float = 0.0
     wake_late_ms: list[float] | None = None
+    client_wake_late_ms: list[float] | None = None
 
 
 async def _page(server: Served) -> str:
@@ -418,8 +424,12 @@ async def measure(
     passes = gc_pauses(page_start, page_end) if page_end else None
     seconds = time.monotonic() - window_start
     machine, honest_cpu = 100 * busy / seconds, 100 * own / seconds
-    late = None if server.wake is None else server.wake.late_ms(window_start, time.monotonic())
-    return Window(pings, replies, 100 * cpu / seconds, rss, lag, passes, machine, honest_cpu, late)
+    end = time.monotonic()
+    late = None if server.wake is None else server.wake.late_ms(window_start, end)
+    client = None if server.client_wake is None else server.client_wake.late_ms(window_start, end)
+    return Window(
+        pings, replies, 100 * cpu / seconds, rss, lag, passes, machine, honest_cpu, late, client
+    )
 
 
 def _own_cpu() -> float:
@@ -463,5 +473,7 @@ def honest_figures(window: Window) -> dict[str, Any]:
         # a process at normal priority on the server's cores, sleeping 10 ms again and
         # again: how late it woke (p99, ms), the machine's part of the ping's tail
         "wake_late_p99_ms": _p99_ms(window.wake_late_ms),
+        # the same on the clients' core (the honest players' side of the round trip)
+        "client_wake_late_p99_ms": _p99_ms(window.client_wake_late_ms),
         "placement": placement(),
     }

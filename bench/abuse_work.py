@@ -347,7 +347,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "loop_lag_p99_ms": figures["loop_lag_p99_ms"],
                     **{
                         k: figures[k]
-                        for k in ("machine_busy_pct", "honest_cpu_pct", "wake_late_p99_ms")
+                        for k in (
+                            "machine_busy_pct",
+                            "honest_cpu_pct",
+                            "wake_late_p99_ms",
+                            "client_wake_late_p99_ms",
+                        )
                     },
                     **seen,
                     "rss_growth_mib": round((window.rss_kib - rss_start) / 1024, 1),
