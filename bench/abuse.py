@@ -10,8 +10,8 @@ attacker's machines are not the server's; ``shared`` lets every process use both
 as the figures before this option were measured. Each phase also reports the machine's
 busy CPU (``machine_busy_pct``, 200 for two whole cores), the honest process's own CPU,
 and how late a process at normal priority on the server's core woke from 10 ms sleeps
-(``wake_late_p99_ms``): the machine's part of the honest tail, which the server does not
-cause.
+(``wake_late_p99_ms``; ``client_wake_late_p99_ms`` on the clients' core): the machine's
+part of the honest tail, which the server does not cause.
 
 Starts ``python3 -m server`` (default limits, a throw-away SQLite file) on 127.0.0.1. An
 honest player (from 127.0.0.1) plays the easy bot at its default 0.6 s delay the whole
