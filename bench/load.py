@@ -25,7 +25,10 @@ window, ``errors`` (with ``error_codes``), ``loop_lag`` (the server's
 :mod:`server.ops.looplag` histogram in the window: probes, mean, bucket bounds of p50/p99/p99.9
 in ms, probes over 5 and 20 ms), ``gc`` (collections in the window by generation: count,
 total and mean ms), ``server_cpu_percent`` (of one core) and
-``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``.
+``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``;
+``client`` and ``echo_client``: the load generator's own CPU (percent of a core, summed
+over the workers; microseconds an action) and its loop's lateness (10 ms probes: p50,
+p99, max in ms, probes over 5 and 20 ms) in each window.
 ``server_cpu_us_per_action`` (the server's CPU time per action in the window: on a
 shared machine the throughput one core would give is about a million over it), ``store``.
 ``--store postgresql`` runs the server on a throw-away PostgreSQL server (durable
@@ -60,6 +63,7 @@ from bench._procstat import cpu_seconds, rss_kib
 from bench.loadlib.echo import run_echo
 from bench.loadlib.rawclient import free_port, percentile, raw_connect, spread, start_process
 from bench.loadlib.scrape import counters, gc_pauses, loop_lag, metrics_page
+from bench.loadlib.selfprobe import merge
 from bench.loadlib.tables import worker
 
 
@@ -171,6 +175,11 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
         "metrics": metrics,
         "loop_lag": loop_lag(page_start, page_end),
         "gc": gc_pauses(page_start, page_end),
+        "client": merge(
+            [r["client"] for r in results],
+            args.duration,
+            sum(r["actions"] + r["bot_actions"] for r in results),
+        ),
     }
 
 
@@ -315,6 +324,9 @@ def main() -> None:
     }
     figures["loop_lag"] = ours["loop_lag"]
     figures["gc"] = ours["gc"]
+    # the load generator's own share: its CPU and how late its loop ran (our clients
+    # get three frames an action, the echo's one)
+    figures["client"] = ours["client"]
     if args.bot_tables:
         figures["bot_tables"] = args.bot_tables
     if ours["metrics"] is not None:
@@ -322,6 +334,7 @@ def main() -> None:
     if not args.no_echo:
         echo = run_echo(args)
         figures["echo"] = summary(echo["latencies"])
+        figures["echo_client"] = echo["client"]
         figures["p50_ratio"] = round(figures["ours"]["p50_ms"] / figures["echo"]["p50_ms"], 2)
         figures["p99_ratio"] = round(figures["ours"]["p99_ms"] / figures["echo"]["p99_ms"], 2)
     if args.idle:

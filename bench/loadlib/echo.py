@@ -1,6 +1,9 @@
 """The bare websockets echo server the load benchmark compares against, and its clients.
 
-    figures = run_echo(args)     # {"latencies": [...], "actions": n}; args as bench/load.py's
+    figures = run_echo(args)     # {"latencies": [...], "actions": n, "client": {...}}
+
+``client``: the echo's load generator's own CPU and loop lateness in the window
+(:func:`bench.loadlib.selfprobe.merge`); ``args`` as bench/load.py's.
 
 The same number of connection pairs as tables, at the same pace, with the same light
 client: each pair sends in turn and times the echo. Raises ``RuntimeError`` if the echo
@@ -18,6 +21,7 @@ import time
 from typing import Any
 
 from bench.loadlib.rawclient import RawClient, raw_connect, spread, start_process
+from bench.loadlib.selfprobe import SelfProbe, merge
 
 __all__ = ["ECHO_SERVER", "run_echo"]
 
@@ -41,6 +45,8 @@ async def _echo_pairs(
     """Pairs of connections to the echo server; each sends in turn at the same pace and
     counts the time until its echo is back."""
     rng = random.Random(seed)
+    probe = SelfProbe(start_at, stop_at)
+    probe.start()
     latencies: list[float] = []
     loop = asyncio.get_running_loop()
     payload = bytes(60)
@@ -86,7 +92,12 @@ async def _echo_pairs(
     await asyncio.sleep(max(0.0, stop_at - time.monotonic()) + 0.5)
     for client in clients:
         client.close()
-    return {"latencies": latencies, "actions": len(latencies), "errors": 0}
+    return {
+        "latencies": latencies,
+        "actions": len(latencies),
+        "errors": 0,
+        "client": probe.figures(),
+    }
 
 
 def _echo_worker(args: tuple[int, int, float, float, float, int]) -> dict[str, Any]:
@@ -110,4 +121,5 @@ def run_echo(args: argparse.Namespace) -> dict[str, Any]:
         server.terminate()
         server.wait(timeout=30)
     latencies = [x for r in results for x in r["latencies"]]
-    return {"latencies": latencies, "actions": len(latencies)}
+    client = merge([r["client"] for r in results], args.duration, len(latencies))
+    return {"latencies": latencies, "actions": len(latencies), "client": client}
