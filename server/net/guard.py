@@ -41,6 +41,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import SERVER, Request, Response
 from websockets.protocol import CLOSED, OPEN, Event
+from websockets.server import ServerProtocol
 
 from server.config import ServerConfig
 from server.limits import TokenBucket
@@ -54,6 +55,7 @@ __all__ = [
     "OneLineLogger",
     "drop",
     "guarded_connection",
+    "keep_lists",
     "let_go",
     "raise_fd_limit",
     "scan_stalled",
@@ -134,6 +136,45 @@ def let_go(connection: ServerConnection, transport: object = None, ended: bool =
         transport._read_ready_cb = None  # type: ignore[attr-defined]
 
 
+def _events_received(protocol: ServerProtocol) -> list[Event]:
+    events = protocol.events
+    if not events:
+        return []
+    handed = events[:]
+    events.clear()
+    return handed
+
+
+def _data_to_send(protocol: ServerProtocol) -> list[bytes]:
+    writes = protocol.writes
+    if not writes:
+        return []
+    handed = writes[:]
+    writes.clear()
+    return handed
+
+
+_KEEPING: dict[type[ServerProtocol], type[ServerProtocol]] = {}
+
+
+def keep_lists(protocol: ServerProtocol) -> None:
+    """Make ``protocol`` keep its two lists (events parsed, bytes to send) for the
+    connection's life: websockets replaces each with a new empty list every time it
+    hands them out (``events_received``, ``data_to_send``: once or twice a frame
+    received), and those lists stay until the connection's next frame; with thousands
+    of connections they were half of the objects every young pass of the garbage
+    collector walked. Here the caller gets a copy, freed as soon as it is used, and the
+    kept lists age out of the young generations. Call it once the protocol has its
+    final class (after :func:`~server.net.frontdoor.adopt`)."""
+    base = type(protocol)
+    keeping = _KEEPING.get(base)
+    if keeping is None:
+        members = {"events_received": _events_received, "data_to_send": _data_to_send}
+        keeping = type(f"Keeping{base.__name__}", (base,), {"__module__": __name__, **members})
+        _KEEPING[base] = keeping
+    protocol.__class__ = keeping
+
+
 def guarded_connection(
     config: ServerConfig, admission: Admission, keepalive: Keepalive | None = None
 ) -> type[ServerConnection]:
@@ -158,6 +199,7 @@ def guarded_connection(
             if isinstance(adapter, logging.LoggerAdapter):
                 adapter.extra = {"websocket": weakref.proxy(self)}
             adopt(self.protocol)
+            keep_lists(self.protocol)
             self.pings = TokenBucket(config.pings_per_second, config.ping_burst)
 
         def connection_lost(self, exc: Exception | None) -> None:
