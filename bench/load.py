@@ -27,8 +27,10 @@ in ms, probes over 5 and 20 ms), ``gc`` (collections in the window by generation
 total and mean ms), ``server_cpu_percent`` (of one core) and
 ``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``;
 ``client`` and ``echo_client``: the load generator's own CPU (percent of a core, summed
-over the workers; microseconds an action) and its loop's lateness (10 ms probes: p50,
-p99, max in ms, probes over 5 and 20 ms) in each window.
+over the workers; microseconds an action), its loop's lateness (10 ms probes: p50,
+p99, max in ms, probes over 5 and 20 ms) and its preemptions in each window;
+``server_preempted``: how many times the kernel took the core from the server's main
+thread while it could run, in the window (a machine with more work than cores).
 ``server_cpu_us_per_action`` (the server's CPU time per action in the window: on a
 shared machine the throughput one core would give is about a million over it), ``store``.
 ``--store postgresql`` runs the server on a throw-away PostgreSQL server (durable
@@ -63,7 +65,7 @@ from bench._procstat import cpu_seconds, rss_kib
 from bench.loadlib.echo import run_echo
 from bench.loadlib.rawclient import free_port, percentile, raw_connect, spread, start_process
 from bench.loadlib.scrape import counters, gc_pauses, loop_lag, metrics_page
-from bench.loadlib.selfprobe import merge
+from bench.loadlib.selfprobe import merge, preemptions
 from bench.loadlib.tables import worker
 
 
@@ -117,6 +119,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                 )
                 time.sleep(max(0.0, start_at - time.monotonic()))
                 cpu_start = cpu_seconds(server.pid)
+                preempted_start = preemptions(server.pid)
                 page_start = metrics_page(metrics_port)
                 spy = None
                 if args.py_spy:
@@ -144,6 +147,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                     metrics = counters(page_end)
                 time.sleep(max(0.0, stop_at - time.monotonic()))
                 cpu = cpu_seconds(server.pid) - cpu_start
+                preempted = preemptions(server.pid) - preempted_start
                 rss_end = rss_kib(server.pid)
                 results = pending.get(timeout=args.duration + setup + 300)
             if spy is not None:
@@ -170,6 +174,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
             - min((r["first"] for r in results if r["first"] is not None), default=0.0),
         ),
         "cpu_seconds": cpu,
+        "preempted": preempted,
         "rss_start_kib": rss_start,
         "rss_end_kib": rss_end,
         "metrics": metrics,
@@ -316,6 +321,8 @@ def main() -> None:
         "server_cpu_us_per_action": round(
             1e6 * ours["cpu_seconds"] / max(1, ours["actions"] + ours["bot_actions"]), 1
         ),
+        # times the kernel took the core from the server's loop while it could run
+        "server_preempted": ours["preempted"],
         "server_rss_kib_per_connection": round(
             (ours["rss_end_kib"] - ours["rss_start_kib"])
             / max(1, 2 * args.tables + args.bot_tables),
