@@ -37,7 +37,10 @@ shared machine the throughput one core would give is about a million over it), `
 commits; ``tests/pgfixture.py``) instead of a SQLite file. ``--metrics FILE`` serves
 the server's ``/metrics`` (``--metrics-port``), saves the page
 in FILE half a second before the window ends (every client still connected) and adds its
-``spades_*`` counters to the JSON line.
+``spades_*`` counters to the JSON line. ``--pin`` runs the server (and then the echo
+server) on one core and the load generator on the others, as when the players are on
+other machines: the kernel then never stops the server to run a client it just woke
+(``pinned`` in the JSON line).
 """
 
 from __future__ import annotations
@@ -63,7 +66,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._procstat import cpu_seconds, rss_kib
 from bench.loadlib.echo import run_echo
-from bench.loadlib.rawclient import free_port, percentile, raw_connect, spread, start_process
+from bench.loadlib.rawclient import (
+    free_port,
+    percentile,
+    pin,
+    raw_connect,
+    split_cores,
+    spread,
+    start_process,
+)
 from bench.loadlib.scrape import counters, gc_pauses, loop_lag, metrics_page
 from bench.loadlib.selfprobe import merge, preemptions
 from bench.loadlib.tables import worker
@@ -87,6 +98,7 @@ def store_flags(kind: str, folder: str) -> Iterator[list[str]]:
 
 def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
     metrics_port = free_port()  # the loop lag is read from it in every run
+    cores = split_cores() if args.pin else None
     with tempfile.TemporaryDirectory() as folder, store_flags(args.store, folder) as store:
         server, port = start_process(
             [
@@ -98,7 +110,8 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                 *store,
                 *args.server_args.split(),
                 *("--metrics-port", str(metrics_port)),
-            ]
+            ],
+            cpus=cores[0] if cores else None,
         )
         try:
             time.sleep(0.5)
@@ -109,7 +122,9 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
             shares = zip(
                 spread(args.tables, args.workers), spread(bot_tables, args.workers), strict=True
             )
-            with multiprocessing.Pool(args.workers) as pool:
+            with multiprocessing.Pool(
+                args.workers, initializer=pin, initargs=(cores[1] if cores else None,)
+            ) as pool:
                 pending = pool.map_async(
                     worker,
                     [
@@ -295,6 +310,13 @@ def main() -> None:
         help="extra flags for python3 -m server (the defaults open the per-address budgets)",
     )
     parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server (and the echo server) on one core, the load generator on the "
+        "others, as when the players are on other machines (default: wherever the kernel "
+        "puts them)",
+    )
+    parser.add_argument(
         "--metrics",
         default="",
         help="serve the server's /metrics, save the page in this file at the end, and add "
@@ -305,6 +327,7 @@ def main() -> None:
     ours = run_ours(args, args.bot_tables)
     figures: dict[str, Any] = {
         "store": args.store,
+        "pinned": bool(args.pin and split_cores()),
         "tables": args.tables,
         "connections": 2 * args.tables + args.bot_tables,
         "rate_per_table": args.rate,

@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from bench.loadlib.rawclient import RawClient, raw_connect, spread, start_process
+from bench.loadlib.rawclient import RawClient, pin, raw_connect, split_cores, spread, start_process
 from bench.loadlib.selfprobe import SelfProbe, merge
 
 __all__ = ["ECHO_SERVER", "run_echo"]
@@ -105,11 +105,16 @@ def _echo_worker(args: tuple[int, int, float, float, float, int]) -> dict[str, A
 
 
 def run_echo(args: argparse.Namespace) -> dict[str, Any]:
-    server, port = start_process([sys.executable, "-c", ECHO_SERVER])
+    cores = split_cores() if args.pin else None
+    server, port = start_process(
+        [sys.executable, "-c", ECHO_SERVER], cpus=cores[0] if cores else None
+    )
     try:
         start_at = time.monotonic() + (args.setup if args.setup else 3.0 + args.tables / 150)
         stop_at = start_at + args.duration
-        with multiprocessing.Pool(args.workers) as pool:
+        with multiprocessing.Pool(
+            args.workers, initializer=pin, initargs=(cores[1] if cores else None,)
+        ) as pool:
             results = pool.map(
                 _echo_worker,
                 [
