@@ -48,7 +48,8 @@ class Peer(Protocol):
 
 class Keepalive:
     """The peers of one server, each with its next look due (see the module). Call
-    from the event loop's thread only; ``clock`` is the loop's by default."""
+    from the event loop's thread only; ``loop`` (its clock and timers) is the running
+    loop by default, taken at the first :meth:`watch`."""
 
     def __init__(
         self,
