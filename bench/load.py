@@ -25,14 +25,22 @@ window, ``errors`` (with ``error_codes``), ``loop_lag`` (the server's
 :mod:`server.ops.looplag` histogram in the window: probes, mean, bucket bounds of p50/p99/p99.9
 in ms, probes over 5 and 20 ms), ``gc`` (collections in the window by generation: count,
 total and mean ms), ``server_cpu_percent`` (of one core) and
-``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``.
+``server_rss_kib_per_connection`` under load, ``idle_rss_kib_per_connection``;
+``client`` and ``echo_client``: the load generator's own CPU (percent of a core, summed
+over the workers; microseconds an action), its loop's lateness (10 ms probes: p50,
+p99, max in ms, probes over 5 and 20 ms) and its preemptions in each window;
+``server_preempted``: how many times the kernel took the core from the server's main
+thread while it could run, in the window (a machine with more work than cores).
 ``server_cpu_us_per_action`` (the server's CPU time per action in the window: on a
 shared machine the throughput one core would give is about a million over it), ``store``.
 ``--store postgresql`` runs the server on a throw-away PostgreSQL server (durable
 commits; ``tests/pgfixture.py``) instead of a SQLite file. ``--metrics FILE`` serves
 the server's ``/metrics`` (``--metrics-port``), saves the page
 in FILE half a second before the window ends (every client still connected) and adds its
-``spades_*`` counters to the JSON line.
+``spades_*`` counters to the JSON line. ``--pin`` runs the server (and then the echo
+server) on one core and the load generator on the others, as when the players are on
+other machines: the kernel then never stops the server to run a client it just woke
+(``pinned`` in the JSON line).
 """
 
 from __future__ import annotations
@@ -58,8 +66,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._procstat import cpu_seconds, rss_kib
 from bench.loadlib.echo import run_echo
-from bench.loadlib.rawclient import free_port, percentile, raw_connect, spread, start_process
+from bench.loadlib.rawclient import (
+    free_port,
+    percentile,
+    pin,
+    raw_connect,
+    split_cores,
+    spread,
+    start_process,
+)
 from bench.loadlib.scrape import counters, gc_pauses, loop_lag, metrics_page
+from bench.loadlib.selfprobe import merge, preemptions
 from bench.loadlib.tables import worker
 
 
@@ -81,6 +98,7 @@ def store_flags(kind: str, folder: str) -> Iterator[list[str]]:
 
 def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
     metrics_port = free_port()  # the loop lag is read from it in every run
+    cores = split_cores() if args.pin else None
     with tempfile.TemporaryDirectory() as folder, store_flags(args.store, folder) as store:
         server, port = start_process(
             [
@@ -92,7 +110,8 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                 *store,
                 *args.server_args.split(),
                 *("--metrics-port", str(metrics_port)),
-            ]
+            ],
+            cpus=cores[0] if cores else None,
         )
         try:
             time.sleep(0.5)
@@ -103,7 +122,9 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
             shares = zip(
                 spread(args.tables, args.workers), spread(bot_tables, args.workers), strict=True
             )
-            with multiprocessing.Pool(args.workers) as pool:
+            with multiprocessing.Pool(
+                args.workers, initializer=pin, initargs=(cores[1] if cores else None,)
+            ) as pool:
                 pending = pool.map_async(
                     worker,
                     [
@@ -113,6 +134,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                 )
                 time.sleep(max(0.0, start_at - time.monotonic()))
                 cpu_start = cpu_seconds(server.pid)
+                preempted_start = preemptions(server.pid)
                 page_start = metrics_page(metrics_port)
                 spy = None
                 if args.py_spy:
@@ -140,6 +162,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                     metrics = counters(page_end)
                 time.sleep(max(0.0, stop_at - time.monotonic()))
                 cpu = cpu_seconds(server.pid) - cpu_start
+                preempted = preemptions(server.pid) - preempted_start
                 rss_end = rss_kib(server.pid)
                 results = pending.get(timeout=args.duration + setup + 300)
             if spy is not None:
@@ -166,11 +189,17 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
             - min((r["first"] for r in results if r["first"] is not None), default=0.0),
         ),
         "cpu_seconds": cpu,
+        "preempted": preempted,
         "rss_start_kib": rss_start,
         "rss_end_kib": rss_end,
         "metrics": metrics,
         "loop_lag": loop_lag(page_start, page_end),
         "gc": gc_pauses(page_start, page_end),
+        "client": merge(
+            [r["client"] for r in results],
+            args.duration,
+            sum(r["actions"] + r["bot_actions"] for r in results),
+        ),
     }
 
 
@@ -281,6 +310,13 @@ def main() -> None:
         help="extra flags for python3 -m server (the defaults open the per-address budgets)",
     )
     parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server (and the echo server) on one core, the load generator on the "
+        "others, as when the players are on other machines (default: wherever the kernel "
+        "puts them)",
+    )
+    parser.add_argument(
         "--metrics",
         default="",
         help="serve the server's /metrics, save the page in this file at the end, and add "
@@ -291,6 +327,7 @@ def main() -> None:
     ours = run_ours(args, args.bot_tables)
     figures: dict[str, Any] = {
         "store": args.store,
+        "pinned": bool(args.pin and split_cores()),
         "tables": args.tables,
         "connections": 2 * args.tables + args.bot_tables,
         "rate_per_table": args.rate,
@@ -307,6 +344,8 @@ def main() -> None:
         "server_cpu_us_per_action": round(
             1e6 * ours["cpu_seconds"] / max(1, ours["actions"] + ours["bot_actions"]), 1
         ),
+        # times the kernel took the core from the server's loop while it could run
+        "server_preempted": ours["preempted"],
         "server_rss_kib_per_connection": round(
             (ours["rss_end_kib"] - ours["rss_start_kib"])
             / max(1, 2 * args.tables + args.bot_tables),
@@ -315,6 +354,9 @@ def main() -> None:
     }
     figures["loop_lag"] = ours["loop_lag"]
     figures["gc"] = ours["gc"]
+    # the load generator's own share: its CPU and how late its loop ran (our clients
+    # get three frames an action, the echo's one)
+    figures["client"] = ours["client"]
     if args.bot_tables:
         figures["bot_tables"] = args.bot_tables
     if ours["metrics"] is not None:
@@ -322,6 +364,7 @@ def main() -> None:
     if not args.no_echo:
         echo = run_echo(args)
         figures["echo"] = summary(echo["latencies"])
+        figures["echo_client"] = echo["client"]
         figures["p50_ratio"] = round(figures["ours"]["p50_ms"] / figures["echo"]["p50_ms"], 2)
         figures["p99_ratio"] = round(figures["ours"]["p99_ms"] / figures["echo"]["p99_ms"], 2)
     if args.idle:

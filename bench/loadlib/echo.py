@@ -1,6 +1,9 @@
 """The bare websockets echo server the load benchmark compares against, and its clients.
 
-    figures = run_echo(args)     # {"latencies": [...], "actions": n}; args as bench/load.py's
+    figures = run_echo(args)     # {"latencies": [...], "actions": n, "client": {...}}
+
+``client``: the echo's load generator's own CPU and loop lateness in the window
+(:func:`bench.loadlib.selfprobe.merge`); ``args`` as bench/load.py's.
 
 The same number of connection pairs as tables, at the same pace, with the same light
 client: each pair sends in turn and times the echo. Raises ``RuntimeError`` if the echo
@@ -17,7 +20,8 @@ import sys
 import time
 from typing import Any
 
-from bench.loadlib.rawclient import RawClient, raw_connect, spread, start_process
+from bench.loadlib.rawclient import RawClient, pin, raw_connect, split_cores, spread, start_process
+from bench.loadlib.selfprobe import SelfProbe, merge
 
 __all__ = ["ECHO_SERVER", "run_echo"]
 
@@ -41,6 +45,8 @@ async def _echo_pairs(
     """Pairs of connections to the echo server; each sends in turn at the same pace and
     counts the time until its echo is back."""
     rng = random.Random(seed)
+    probe = SelfProbe(start_at, stop_at)
+    probe.start()
     latencies: list[float] = []
     loop = asyncio.get_running_loop()
     payload = bytes(60)
@@ -86,7 +92,12 @@ async def _echo_pairs(
     await asyncio.sleep(max(0.0, stop_at - time.monotonic()) + 0.5)
     for client in clients:
         client.close()
-    return {"latencies": latencies, "actions": len(latencies), "errors": 0}
+    return {
+        "latencies": latencies,
+        "actions": len(latencies),
+        "errors": 0,
+        "client": probe.figures(),
+    }
 
 
 def _echo_worker(args: tuple[int, int, float, float, float, int]) -> dict[str, Any]:
@@ -94,11 +105,16 @@ def _echo_worker(args: tuple[int, int, float, float, float, int]) -> dict[str, A
 
 
 def run_echo(args: argparse.Namespace) -> dict[str, Any]:
-    server, port = start_process([sys.executable, "-c", ECHO_SERVER])
+    cores = split_cores() if args.pin else None
+    server, port = start_process(
+        [sys.executable, "-c", ECHO_SERVER], cpus=cores[0] if cores else None
+    )
     try:
         start_at = time.monotonic() + (args.setup if args.setup else 3.0 + args.tables / 150)
         stop_at = start_at + args.duration
-        with multiprocessing.Pool(args.workers) as pool:
+        with multiprocessing.Pool(
+            args.workers, initializer=pin, initargs=(cores[1] if cores else None,)
+        ) as pool:
             results = pool.map(
                 _echo_worker,
                 [
@@ -110,4 +126,5 @@ def run_echo(args: argparse.Namespace) -> dict[str, Any]:
         server.terminate()
         server.wait(timeout=30)
     latencies = [x for r in results for x in r["latencies"]]
-    return {"latencies": latencies, "actions": len(latencies)}
+    client = merge([r["client"] for r in results], args.duration, len(latencies))
+    return {"latencies": latencies, "actions": len(latencies), "client": client}

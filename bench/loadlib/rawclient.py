@@ -1,6 +1,8 @@
 """A light websocket client for the load benchmark, and process helpers.
 
     process, port = start_process([sys.executable, "-m", "server", "--port", "0"])
+    process, port = start_process(argv, cpus={0})   # it and its threads on core 0 only
+    pin({1})                                        # this process on core 1 only
     client = await raw_connect("127.0.0.1", port, on_message)   # on_message(bytes)
     client.send(msgpack.packb({...}))
     percentile(values, 0.99); spread(total, workers); free_port()
@@ -14,18 +16,51 @@ the process prints no port within 30 s.
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import subprocess
 import time
 from typing import Any
 
-__all__ = ["RawClient", "free_port", "percentile", "raw_connect", "spread", "start_process"]
+__all__ = [
+    "RawClient",
+    "free_port",
+    "percentile",
+    "pin",
+    "raw_connect",
+    "split_cores",
+    "spread",
+    "start_process",
+]
 
 
-def start_process(argv: list[str]) -> tuple[subprocess.Popen[str], int]:
-    """Start a server process and read the port it prints."""
+def pin(cpus: set[int] | None) -> None:
+    """Keep this process (and what it starts later) on ``cpus`` (``None``: as it was)."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+
+
+def split_cores() -> tuple[set[int], set[int]] | None:
+    """The cores for a server (the first this process may use) and for its load
+    generator (the others); ``None`` with fewer than two cores."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        return None
+    return {cores[0]}, set(cores[1:])
+
+
+def start_process(
+    argv: list[str], cpus: set[int] | None = None
+) -> tuple[subprocess.Popen[str], int]:
+    """Start a server process (on ``cpus`` only, with every thread it starts, when
+    given) and read the port it prints."""
     process = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        bufsize=1,
+        preexec_fn=(lambda: pin(cpus)) if cpus else None,
     )
     assert process.stdout is not None
     deadline = time.monotonic() + 30

@@ -5,7 +5,8 @@ playing random legal actions, driven from a worker process.
 
 ``out`` holds ``latencies`` (s, from an action sent to both seats having its ``events``),
 ``actions``, ``bot_actions``, ``errors`` and ``error_codes``, ``first``/``last`` action
-times and ``ready_late_s``. A failed connection counts as an error; nothing raises.
+times, ``ready_late_s`` and ``client`` (this worker's own CPU and loop lateness in the
+window: :mod:`bench.loadlib.selfprobe`). A failed connection counts as an error; nothing raises.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import msgpack
 
 from bench.loadlib.rawclient import RawClient, raw_connect
+from bench.loadlib.selfprobe import SelfProbe
 
 __all__ = ["worker"]
 
@@ -169,6 +171,8 @@ async def _drive(
     seed: int,
 ) -> dict[str, Any]:
     out, bot_out = _new_out(), _new_out()
+    probe = SelfProbe(start_at, stop_at)  # this process's own CPU and loop lateness
+    probe.start()
     rng = random.Random(seed)
     opening = asyncio.Semaphore(20)
     made: list[_Table] = []
@@ -190,6 +194,7 @@ async def _drive(
     await asyncio.sleep(max(0.0, stop_at - time.monotonic()) + 0.5)
     for table in made:
         table.close()
+    out["client"] = probe.figures()
     out["bot_actions"] = bot_out["actions"]
     out["errors"] += bot_out["errors"]
     for code, count in bot_out["error_codes"].items():

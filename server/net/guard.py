@@ -8,9 +8,12 @@ half-open handshakes, and the websockets library's own log lines.
   rate limit and send-buffer check: :func:`guarded_connection` gives each connection a
   ping budget (a token bucket) and drops a connection whose unread output passes
   ``send_buffer_bytes`` whatever put it there.
-- The library's keep-alive waits for the write buffer to drain before it pings, so a peer
-  that stopped reading is never timed out: :func:`watch_stalled` drops a connection whose
-  output has not drained for ``ping_interval + ping_timeout`` seconds.
+- Keep-alive: one :class:`~server.net.keepalive.Keepalive` for all the connections of a
+  server (not websockets' task per connection) pings a connection silent for
+  ``ping_interval`` and closes it (1011) when still silent ``ping_timeout`` later.
+  A peer that sends but stopped reading is never timed out that way:
+  :func:`watch_stalled` drops a connection whose output has not drained for
+  ``ping_interval + ping_timeout`` seconds.
 - A handshake that fails is worth one log line, not a traceback: :class:`OneLineLogger`;
   refused handshakes are counted and logged at most once a second, pages served are
   logged at DEBUG, and the front door (:mod:`server.net.frontdoor`) reads and answers
@@ -25,6 +28,7 @@ half-open handshakes, and the websockets library's own log lines.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import time
@@ -33,14 +37,17 @@ from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any, Final
 
 from websockets.asyncio.server import ServerConnection
-from websockets.frames import Frame, Opcode
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import SERVER, Request, Response
-from websockets.protocol import CLOSED, Event
+from websockets.protocol import CLOSED, OPEN, Event
+from websockets.server import ServerProtocol
 
 from server.config import ServerConfig
 from server.limits import TokenBucket
 from server.net.admission import FD_RESERVE, Admission
 from server.net.frontdoor import SERVER_HEADER, adopt, answer
+from server.net.keepalive import Keepalive
 
 __all__ = [
     "FD_RESERVE",
@@ -48,6 +55,7 @@ __all__ = [
     "OneLineLogger",
     "drop",
     "guarded_connection",
+    "keep_lists",
     "let_go",
     "raise_fd_limit",
     "scan_stalled",
@@ -128,16 +136,60 @@ def let_go(connection: ServerConnection, transport: object = None, ended: bool =
         transport._read_ready_cb = None  # type: ignore[attr-defined]
 
 
-def guarded_connection(config: ServerConfig, admission: Admission) -> type[ServerConnection]:
+def _events_received(protocol: ServerProtocol) -> list[Event]:
+    events = protocol.events
+    if not events:
+        return []
+    handed = events[:]
+    events.clear()
+    return handed
+
+
+def _data_to_send(protocol: ServerProtocol) -> list[bytes]:
+    writes = protocol.writes
+    if not writes:
+        return []
+    handed = writes[:]
+    writes.clear()
+    return handed
+
+
+_KEEPING: dict[type[ServerProtocol], type[ServerProtocol]] = {}
+
+
+def keep_lists(protocol: ServerProtocol) -> None:
+    """Make ``protocol`` keep its two lists (events parsed, bytes to send) for the
+    connection's life: websockets replaces each with a new empty list every time it
+    hands them out (``events_received``, ``data_to_send``: once or twice a frame
+    received), and those lists stay until the connection's next frame; with thousands
+    of connections they were half of the objects every young pass of the garbage
+    collector walked. Here the caller gets a copy, freed as soon as it is used, and the
+    kept lists age out of the young generations. Call it once the protocol has its
+    final class (after :func:`~server.net.frontdoor.adopt`)."""
+    base = type(protocol)
+    keeping = _KEEPING.get(base)
+    if keeping is None:
+        members = {"events_received": _events_received, "data_to_send": _data_to_send}
+        keeping = type(f"Keeping{base.__name__}", (base,), {"__module__": __name__, **members})
+        _KEEPING[base] = keeping
+    protocol.__class__ = keeping
+
+
+def guarded_connection(
+    config: ServerConfig, admission: Admission, keepalive: Keepalive | None = None
+) -> type[ServerConnection]:
     """A :class:`ServerConnection` class bounding pings and unread output per ``config``.
 
     Its connections are admitted already (:class:`~server.net.admission.Admission`, on the
     raw socket, by :mod:`server.net.listener`): each tells ``admission`` when its
-    handshake is over and when it is gone.
+    handshake is over and when it is gone. With ``keepalive``, an open connection is
+    kept alive by it (and websockets' own keep-alive task is not started).
     """
+    closing: set[asyncio.Task[None]] = set()
 
     class GuardedConnection(ServerConnection):
         stalled_since: float | None = None
+        heard_at: float = 0.0
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
@@ -147,10 +199,13 @@ def guarded_connection(config: ServerConfig, admission: Admission) -> type[Serve
             if isinstance(adapter, logging.LoggerAdapter):
                 adapter.extra = {"websocket": weakref.proxy(self)}
             adopt(self.protocol)
+            keep_lists(self.protocol)
             self.pings = TokenBucket(config.pings_per_second, config.ping_burst)
 
         def connection_lost(self, exc: Exception | None) -> None:
             admission.gone(self)
+            if keepalive is not None:
+                keepalive.forget(self)
             super().connection_lost(exc)
             let_go(self, self.transport)
 
@@ -185,7 +240,31 @@ def guarded_connection(config: ServerConfig, admission: Admission) -> type[Serve
                 elif response.status_code != 101:
                     log.debug("%s: HTTP %d", _address(self), response.status_code)
 
+        def start_keepalive(self) -> None:
+            if keepalive is None:
+                super().start_keepalive()
+            elif self.protocol.state is OPEN:
+                keepalive.watch(self)
+
+        def keepalive_ping(self) -> None:
+            if self.protocol.state is OPEN and not self.transport.is_closing():
+                self.protocol.send_ping(b"")  # the pong is not awaited: any frame will do
+                self.send_data()
+
+        def keepalive_timed_out(self) -> None:
+            task = self.loop.create_task(self._keepalive_fail())
+            closing.add(task)
+            task.add_done_callback(closing.discard)
+
+        async def _keepalive_fail(self) -> None:
+            # as websockets' keep-alive does: close 1011, wait ``close_timeout`` for
+            # the peer, then abort
+            with contextlib.suppress(ConnectionClosed):
+                async with self.send_context():
+                    self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+
         def data_received(self, data: bytes) -> None:
+            self.heard_at = self.loop.time()  # alive: the keep-alive need not ping it
             super().data_received(data)
             # pongs (and anything else the library wrote) count against the same bound
             # as the application's own messages

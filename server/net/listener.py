@@ -35,6 +35,7 @@ from websockets.typing import Subprotocol
 from server.config import ServerConfig
 from server.net.admission import Admission
 from server.net.guard import OneLineLogger, guarded_connection, let_go
+from server.net.keepalive import Keepalive
 
 __all__ = ["ACCEPT_BATCH", "LISTEN_QUEUE", "Listener", "listen"]
 
@@ -248,7 +249,8 @@ async def listen(
     """Listen on ``config.host``/``config.port`` and serve websockets with ``handler``
     (``process_request``: the pages; ``choose``: the subprotocol), every new socket first
     admitted by the returned :class:`Admission` (``fd_limit``: the soft limit on open
-    files, ``0``: none). Raises ``OSError`` when the address cannot be bound."""
+    files, ``0``: none) and kept alive by one :class:`~server.net.keepalive.Keepalive`
+    (``ping_interval``, ``ping_timeout``). Raises ``OSError`` when the address cannot be bound."""
     admission = Admission(config, fd_limit)
     server = Server(
         handler,
@@ -256,7 +258,12 @@ async def listen(
         open_timeout=config.handshake_timeout,
         logger=OneLineLogger(logging.getLogger("websockets.server")),
     )
-    doorway = Doorway(config, server, admission, guarded_connection(config, admission), choose, tls)
+    # one keep-alive for every connection, not websockets' task per connection
+    keepalive = Keepalive(
+        config.ping_interval, config.ping_timeout, loop=asyncio.get_running_loop()
+    )
+    connection_class = guarded_connection(config, admission, keepalive)
+    doorway = Doorway(config, server, admission, connection_class, choose, tls)
     listener = Listener(await _bind(config.host, config.port), doorway.accept)
     listener.on_close.append(doorway.stop)
     server.wrap(listener)  # type: ignore[arg-type]  # the asyncio.Server interface it uses
