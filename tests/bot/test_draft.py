@@ -141,3 +141,15 @@ def test_bid_worth_prices_the_risk_of_a_set() -> None:
     assert bid_worth(spread, CLASSIC) < bid_worth(sure, CLASSIC) < 50.0
     assert bid_worth(sure, CLASSIC) > 20.0
     assert bid_worth([0] * 14, CLASSIC) == 0.0
+
+
+def test_a_seat_bound_to_nil_passes_a_high_spade_and_keeps_a_low_one() -> None:
+    from engine.bot.draft import search_nil_draft
+
+    # eleven low cards and one turn to come: for a nil the queen of spades is a trick to
+    # pass, the deuce of spades a card to keep
+    high = draft_view(ELEVEN_LOW, "QS", 11)
+    low = draft_view(ELEVEN_LOW, "2S", 11)
+    for seed in range(4):
+        assert search_nil_draft(high, random.Random(seed), 120) is False
+        assert search_nil_draft(low, random.Random(seed), 120) is True
