@@ -137,7 +137,7 @@ class Bot:
                     self.rng,
                     self.config.draft_samples,
                     self.config.draft_nil_lean,
-                    self.config.draft_nil_option,
+                    self.config.draft_nil_weight,
                 )
                 return Keep() if keep else Discard()
             return choose_draft(view)

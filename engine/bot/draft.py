@@ -75,7 +75,7 @@ def search_draft(
     rng: random.Random,
     samples: int,
     nil_lean: float = 0.0,
-    nil_option: float = 0.0,
+    nil_weight: float = 0.0,
 ) -> bool:
     """Keep the card on offer (``True``) or discard it and take the next one (``False``).
 
@@ -83,9 +83,9 @@ def search_draft(
     (it is known, the next one is not). With ``nil_lean`` above 0, once the nil plan's
     survival chance reaches it (for either choice) the choice a nil survives more often
     is taken: the hand leans to nil, and the bid will weigh nil against tricks. With
-    ``nil_option`` above 0 the nil plan is valued as an option: a drawn final hand whose
-    :func:`~engine.bot.heuristics.quick_nil` chance reaches ``nil_option`` is bid nil
-    (won or lost as its ducking playout goes), any other is bid for tricks.
+    ``nil_weight`` above 0 each choice is worth its mean trick points plus ``nil_weight``
+    times the share of draws its nil plan survives (a soft lean: a card that raises the
+    nil's chance a little is not worth a trick given up).
     """
     me = view.seat if view.seat is not None else 0
     offered = view.offered
@@ -108,8 +108,6 @@ def search_draft(
     discard_counts = [0] * 14
     keep_nils = discard_nils = nil_samples = 0
     keep_nil_tricks = discard_nil_tricks = 0
-    # the nil plan as an option: points of the hands bid nil, tricks of the others
-    keep_option, discard_option = _NilOption(), _NilOption()
     for index in range(samples):
         next_bit = 1 << rng.choice(unseen_cards)
         rest = unseen & ~next_bit
@@ -133,16 +131,6 @@ def search_draft(
             discard_nils += discard_nil[0] == 0
             keep_nil_tricks += keep_nil[0]
             discard_nil_tricks += discard_nil[0]
-            if nil_option > 0.0:
-                for final, result, option in (
-                    (nil_kept, keep_nil[0], keep_option),
-                    (nil_taken, discard_nil[0], discard_option),
-                ):
-                    if quick_nil(final) >= nil_option:
-                        option.nil_points += rules.nil_bonus * (1 if result == 0 else -1)
-                    else:
-                        won = greedy_playout(final, nil_opponent, leader, -1, False, 0, 0, natural)
-                        option.trick_counts[won[0]] += 1
             if index + 1 == _NIL_PROBE and not keep_nils and not discard_nils:
                 try_nil = False
 
@@ -159,15 +147,14 @@ def search_draft(
             # as often survived: the card a ducking hand takes fewer tricks with
             return keep_nil_tricks < discard_nil_tricks
         keep_bid, discard_bid = bid_worth(keep_counts, rules), bid_worth(discard_counts, rules)
-        if nil_option > 0.0:
-            keep_plan = _option_worth(keep_option, nil_samples, rules)
-            discard_plan = _option_worth(discard_option, nil_samples, rules)
-            if keep_plan > keep_bid or discard_plan > discard_bid:
-                return max(keep_bid, keep_plan) >= max(discard_bid, discard_plan)
         if keep_nil_value > keep_bid or discard_nil_value > discard_bid:
             # nil is in play: the trick plan is worth what its best bid scores on average
             # (sets included, as the nil's value counts its failures), not ten a trick
             return max(keep_bid, keep_nil_value) >= max(discard_bid, discard_nil_value)
+        if nil_weight > 0.0:
+            keep_soft = mean_points(keep_counts) + nil_weight * keep_nils / nil_samples
+            discard_soft = mean_points(discard_counts) + nil_weight * discard_nils / nil_samples
+            return keep_soft >= discard_soft
     return mean_points(keep_counts) >= mean_points(discard_counts)
 
 
@@ -208,27 +195,6 @@ def search_nil_draft(view: PlayerView, rng: random.Random, samples: int) -> bool
     if keep_score == discard_score:
         return None
     return keep_score > discard_score
-
-
-class _NilOption:
-    """The nil plan as an option, summed over draws: the points of the final hands bid
-    nil, and the trick counts of the others (bid for tricks)."""
-
-    __slots__ = ("nil_points", "trick_counts")
-
-    def __init__(self) -> None:
-        self.nil_points = 0.0
-        self.trick_counts = [0] * 14
-
-
-def _option_worth(option: _NilOption, samples: int, rules: RuleSet) -> float:
-    """Mean points of the nil plan as an option over ``samples`` draws (see
-    :func:`search_draft`): the nil points, plus the hands bid for tricks at their best
-    bid's worth."""
-    counts = option.trick_counts
-    tricked = sum(counts)
-    trick_points = tricked * bid_worth(counts, rules) if tricked else 0.0
-    return (option.nil_points + trick_points) / samples
 
 
 _NOISE = play_noise(1.0, -0.25)

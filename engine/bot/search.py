@@ -113,9 +113,9 @@ class SearchConfig:
     draft_blind_samples: int = 0
     """Sampled deals per draft turn of a seat that declared blind nil, for
     :func:`engine.bot.draft.search_nil_draft` (``0``: the shared blind-nil draft)."""
-    draft_nil_option: float = 0.0
-    """In the draft by search, value the nil plan as an option: a drawn final hand whose
-    quick nil chance reaches this is bid nil, the others for tricks (``0``: off)."""
+    draft_nil_weight: float = 0.0
+    """In the draft by search, add this many points times the share of draws the nil plan
+    survives to each choice's trick points (a soft lean to nil; ``0``: off)."""
     draft_nil_lean: float = 0.0
     """In the draft by search, follow the nil plan (keep the choice a nil survives more
     often) once its survival chance reaches this share (``0``: only when nil is worth more
@@ -142,7 +142,7 @@ class SearchConfig:
             and max(_MIN_SAMPLES, round(self.draft_samples * min(1.0, factor))),
             bid_bag_share=self.bid_bag_share,
             draft_nil_lean=self.draft_nil_lean,
-            draft_nil_option=self.draft_nil_option,
+            draft_nil_weight=self.draft_nil_weight,
             draft_blind_samples=self.draft_blind_samples
             and max(_MIN_SAMPLES, round(self.draft_blind_samples * min(1.0, factor))),
             play_bag_share=self.play_bag_share,
