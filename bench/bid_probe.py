@@ -3,6 +3,8 @@
     python3 bench/bid_probe.py --deals 40 --seed 5 --log probe.jsonl
     python3 bench/bid_probe.py --deals 40 --seed 5 --set bid_shift=0 --set bid_spread=0.8
     python3 bench/bid_probe.py --seed 5 --only 1 3 17      # these deals of the sample
+    python3 bench/bid_probe.py --preset five-hundred --scores 150 300 --play-nils-only
+                                                           # seat 0 trails: blind nil?
 
 Each deal is one hand (``--preset``), both seats played by the same level (``--level``,
 default ``hard``, with ``--set FIELD=VALUE`` overrides of its search config; ``easy``'s
@@ -35,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.strength import parse_tweaks
 from engine import Deal, GameState, Phase, RuleSet
-from engine.actions import Bid
+from engine.actions import Bid, BlindNil
 from engine.bot import LEVEL_CONFIGS, Bot
 from engine.bot.knowledge import read_knowledge
 from engine.bot.search import SearchConfig, bid_draws, play_noise
@@ -63,13 +65,20 @@ def probe_deal(
     tweaks: dict[str, object],
     preset: str,
     play_nils_only: bool = False,
+    scores: tuple[int, int] | None = None,
+    force_blind: int | None = None,
 ) -> list[dict[str, object]]:
     """Play deal ``index``; one record per seat (bid, expectations, tricks taken).
 
     With ``play_nils_only`` a hand without a nil bid stops after the bids (no ``taken``).
+    ``scores`` starts the hand at that score (seat 0, seat 1) instead of 0 to 0, so that
+    a seat trails and may declare blind nil; seat ``force_blind`` declares it whenever it
+    may (the bot's own choice is not asked), to measure how often a blind nil is made.
     """
     rules = RuleSet.preset(preset)
     state = GameState(rules)
+    if scores is not None:
+        state.scores = [scores[0], scores[1]]
     seed = hashlib.sha256(f"bidprobe/{base}/{index}".encode()).digest()
     state.apply(None, Deal(seed))
     bots = [Bot(level, seed=int.from_bytes(seed[8 * s : 8 * s + 8], "big")) for s in (0, 1)]
@@ -82,6 +91,10 @@ def probe_deal(
         seat = state.current_player
         view = state.view_for(seat)
         bot = bots[seat]
+        if view.phase is Phase.BLIND_NIL and seat == force_blind:
+            forced = BlindNil(True)
+            state.apply(seat, forced if forced in view.legal_actions() else BlindNil(False))
+            continue
         if view.phase is Phase.BIDDING:
             config = bot.config or LEVEL_CONFIGS["hard"]  # easy's bid judged by hard's
             draws = bid_draws(view, read_knowledge(view), probe_rng, config)
@@ -177,18 +190,40 @@ def main() -> None:
         action="store_true",
         help="stop each hand after the bids unless a seat bid nil (nil figures only)",
     )
+    parser.add_argument(
+        "--scores",
+        type=int,
+        nargs=2,
+        metavar=("SEAT0", "SEAT1"),
+        help="start every hand at this score (a trailing seat may declare blind nil)",
+    )
+    parser.add_argument(
+        "--force-blind",
+        type=int,
+        choices=(0, 1),
+        help="this seat declares blind nil whenever the rules let it (its success rate)",
+    )
     args = parser.parse_args()
     tweaks = parse_tweaks(tuple(args.set))
     started = time.perf_counter()
     rows: list[dict[str, object]] = []
     for index in args.only or range(args.deals):
-        records = probe_deal(index, args.seed, args.level, tweaks, args.preset, args.play_nils_only)
+        records = probe_deal(
+            index,
+            args.seed,
+            args.level,
+            tweaks,
+            args.preset,
+            args.play_nils_only,
+            None if args.scores is None else (args.scores[0], args.scores[1]),
+            args.force_blind,
+        )
         rows.extend(records)
         if args.log is not None:
             with args.log.open("a") as log:
                 for record in records:
                     log.write(json.dumps(record) + "\n")
-        brief = [(r["bid"], r["expected"], r.get("taken")) for r in records]
+        brief = [(r["bid"], r.get("expected"), r.get("taken")) for r in records]
         print(f"deal {index}: (bid, expected, taken) {brief}", file=sys.stderr, flush=True)
     summary = {
         "bench": "bid_probe",
@@ -197,6 +232,8 @@ def main() -> None:
         "preset": args.preset,
         "deals": args.deals,
         "seed": args.seed,
+        "scores": args.scores,
+        "force_blind": args.force_blind,
         **summarise(rows),
         "wall_s": round(time.perf_counter() - started, 1),
     }

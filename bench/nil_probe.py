@@ -6,11 +6,13 @@ Each deal is one classic hand. Seat 0 drafts only for nil (``--drafter simple``:
 low card on offer, else take the next card, as :func:`engine.bot.draft.draw_nil_draft`
 draws the cards to come; ``heuristic``: the blind-nil drafter of
 :func:`engine.bot.heuristics.draft_keep`, which keeps the card on offer when it is less
-dangerous than the average unseen card), then bids nil and plays as the ``hard`` bot; seat
-1 is the ``--setter`` level, drafting, bidding and playing as it would. Before its bid,
-seat 0's survival estimate is taken the way :func:`engine.bot.search.search_bid` takes it
-(the share of sampled deals on which a ducking playout takes no trick). This bounds from
-above what any drafting for nil can give: no level can draft for nil more single-mindedly.
+dangerous than the average unseen card; ``search``:
+:func:`engine.bot.draft.search_nil_draft`, the heuristic where its draws do not tell keep
+from discard), then bids nil and plays as the ``hard`` bot; seat 1 is the ``--setter``
+level, drafting, bidding and playing as it would. Before its bid, seat 0's survival
+estimate is taken the way :func:`engine.bot.search.search_bid` takes it (the share
+of sampled deals on which a ducking playout takes no trick). This bounds from above what
+drafting for nil can give: no level drafts for nil more single-mindedly.
 
 ``--play-from P`` plays a hand out only when the estimate is at least ``P`` (the draft and
 the estimate cost little, the play most), so a long run spends its time on the hands that
@@ -41,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Deal, GameState, Phase, RuleSet
 from engine.actions import Bid, Discard, Keep
 from engine.bot import Bot
-from engine.bot.draft import NIL_SAFE_RANK
+from engine.bot.draft import NIL_SAFE_RANK, search_nil_draft
 from engine.bot.evaluate import modes_table
 from engine.bot.heuristics import draft_keep
 from engine.bot.knowledge import read_knowledge, sample_hand
@@ -52,6 +54,8 @@ from engine.game import PlayerView
 
 __all__ = ["calibration", "main", "nil_estimate", "probe_deal", "uniform_hand"]
 
+NIL_DRAFT_SAMPLES = 160
+"""Draws per draft turn of the ``search`` drafter (as ``hard``'s ``draft_blind_samples``)."""
 THRESHOLDS = (0.2, 0.35, 0.5, 0.65)
 BANDS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.01)
 """Edges of the estimate bands of the calibration table."""
@@ -75,8 +79,13 @@ def calibration(rows: list[tuple[float, bool | None]]) -> list[dict[str, object]
     return table
 
 
-def _nil_keep(view: PlayerView, drafter: str) -> bool:
+def _nil_keep(view: PlayerView, drafter: str, rng: random.Random) -> bool:
     offered = int(view.offered) if view.offered is not None else 0
+    if drafter == "search":
+        keep = search_nil_draft(view, rng, NIL_DRAFT_SAMPLES)
+        if keep is not None:
+            return keep
+        drafter = "heuristic"
     if drafter == "simple":
         rank = offered % 13
         return rank <= NIL_SAFE_RANK // 2 if offered >= 39 else rank <= NIL_SAFE_RANK
@@ -143,7 +152,7 @@ def probe_deal(
         if seat == 1:
             state.apply(1, other.choose(view))
         elif view.phase is Phase.DRAFT:
-            state.apply(0, Keep() if _nil_keep(view, drafter) else Discard())
+            state.apply(0, Keep() if _nil_keep(view, drafter, rng) else Discard())
         elif view.phase is Phase.BIDDING:
             estimate = nil_estimate(view, rng, 600)
             flat = nil_estimate(view, rng, 600, flat=True)
@@ -160,7 +169,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--setter", default="hard", choices=("easy", "normal", "hard"))
-    parser.add_argument("--drafter", default="heuristic", choices=("simple", "heuristic"))
+    parser.add_argument("--drafter", default="heuristic", choices=("simple", "heuristic", "search"))
     parser.add_argument("--play-from", type=float, default=0.0)
     args = parser.parse_args()
     started = time.perf_counter()

@@ -27,7 +27,7 @@ import random
 from typing import Final
 
 from engine.actions import Action, Bid, Discard, Keep, Play
-from engine.bot.draft import search_draft
+from engine.bot.draft import search_draft, search_nil_draft
 from engine.bot.knowledge import read_knowledge
 from engine.bot.rules_based import (
     choose_blind_nil,
@@ -125,9 +125,19 @@ class Bot:
         if phase is Phase.BLIND_NIL:
             return choose_blind_nil(view)
         if phase is Phase.DRAFT:
+            me = view.seat if view.seat is not None else 0
+            if self.config is not None and self.config.draft_blind_samples and view.blind_nil[me]:
+                nil_keep = search_nil_draft(view, self.rng, self.config.draft_blind_samples)
+                if nil_keep is not None:
+                    return Keep() if nil_keep else Discard()
+                return choose_draft(view)
             if self.config is not None and self.config.draft_samples and not any(view.blind_nil):
                 keep = search_draft(
-                    view, self.rng, self.config.draft_samples, self.config.draft_nil_lean
+                    view,
+                    self.rng,
+                    self.config.draft_samples,
+                    self.config.draft_nil_lean,
+                    self.config.draft_nil_weight,
                 )
                 return Keep() if keep else Discard()
             return choose_draft(view)

@@ -35,7 +35,7 @@ from engine.fast import greedy_playout
 from engine.game import PlayerView
 from engine.rules import RuleSet
 
-__all__ = ["NIL_SAFE_RANK", "bid_worth", "draw_nil_draft", "search_draft"]
+__all__ = ["NIL_SAFE_RANK", "bid_worth", "draw_nil_draft", "search_draft", "search_nil_draft"]
 
 _NIL_PROBE = 24
 """Samples that also try a nil before nil is dropped for hands that never survived one."""
@@ -70,13 +70,22 @@ def draw_nil_draft(pool: int, count: int, rng: random.Random) -> int:
     return chosen
 
 
-def search_draft(view: PlayerView, rng: random.Random, samples: int, nil_lean: float = 0.0) -> bool:
+def search_draft(
+    view: PlayerView,
+    rng: random.Random,
+    samples: int,
+    nil_lean: float = 0.0,
+    nil_weight: float = 0.0,
+) -> bool:
     """Keep the card on offer (``True``) or discard it and take the next one (``False``).
 
     ``view`` must be a draft turn of its seat (``view.offered`` set). Ties keep the card
     (it is known, the next one is not). With ``nil_lean`` above 0, once the nil plan's
     survival chance reaches it (for either choice) the choice a nil survives more often
-    is taken: the hand leans to nil, and the bid will weigh nil against tricks.
+    is taken: the hand leans to nil, and the bid will weigh nil against tricks. With
+    ``nil_weight`` above 0 each choice is worth its mean trick points plus ``nil_weight``
+    times the share of draws its nil plan survives (a soft lean: a card that raises the
+    nil's chance a little is not worth a trick given up).
     """
     me = view.seat if view.seat is not None else 0
     offered = view.offered
@@ -98,6 +107,7 @@ def search_draft(view: PlayerView, rng: random.Random, samples: int, nil_lean: f
     keep_counts = [0] * 14
     discard_counts = [0] * 14
     keep_nils = discard_nils = nil_samples = 0
+    keep_nil_tricks = discard_nil_tricks = 0
     for index in range(samples):
         next_bit = 1 << rng.choice(unseen_cards)
         rest = unseen & ~next_bit
@@ -119,6 +129,8 @@ def search_draft(view: PlayerView, rng: random.Random, samples: int, nil_lean: f
             )
             keep_nils += keep_nil[0] == 0
             discard_nils += discard_nil[0] == 0
+            keep_nil_tricks += keep_nil[0]
+            discard_nil_tricks += discard_nil[0]
             if index + 1 == _NIL_PROBE and not keep_nils and not discard_nils:
                 try_nil = False
 
@@ -131,12 +143,58 @@ def search_draft(view: PlayerView, rng: random.Random, samples: int, nil_lean: f
         leaning = nil_lean > 0.0 and max(keep_nils, discard_nils) >= nil_lean * nil_samples
         if leaning and keep_nils != discard_nils:
             return keep_nils > discard_nils
+        if leaning and keep_nil_tricks != discard_nil_tricks:
+            # as often survived: the card a ducking hand takes fewer tricks with
+            return keep_nil_tricks < discard_nil_tricks
         keep_bid, discard_bid = bid_worth(keep_counts, rules), bid_worth(discard_counts, rules)
         if keep_nil_value > keep_bid or discard_nil_value > discard_bid:
             # nil is in play: the trick plan is worth what its best bid scores on average
             # (sets included, as the nil's value counts its failures), not ten a trick
             return max(keep_bid, keep_nil_value) >= max(discard_bid, discard_nil_value)
+        if nil_weight > 0.0:
+            keep_soft = mean_points(keep_counts) + nil_weight * keep_nils / nil_samples
+            discard_soft = mean_points(discard_counts) + nil_weight * discard_nils / nil_samples
+            return keep_soft >= discard_soft
     return mean_points(keep_counts) >= mean_points(discard_counts)
+
+
+def search_nil_draft(view: PlayerView, rng: random.Random, samples: int) -> bool | None:
+    """For a seat bound to nil (blind nil): keep the card on offer (``True``), take the
+    next one (``False``), or ``None`` when the draws do not tell the two apart.
+
+    Each of ``samples`` draws plays both choices out by a ducking playout (the cards to
+    come drawn as a nil drafter takes them, the opponent's hand as a drafted hand) and
+    counts the draws the nil survives; equal counts are decided by fewer tricks taken.
+    """
+    me = view.seat if view.seat is not None else 0
+    offered = view.offered
+    if offered is None:
+        return True
+    offered_bit = 1 << int(offered)
+    hand = view.hand_mask
+    seen = hand | card_mask(view.draft_discarded) | card_mask(view.draft_seen_after_keep)
+    unseen = ALL_CARDS_MASK & ~seen & ~offered_bit
+    if not unseen:
+        return True
+    cards_to_come = 13 - view.draft_turns[me] - 1
+    leader = 0 if view.first_bidder == me else 1
+    nil_modes = modes_table((0, 13))
+    unseen_cards = [card for card in range(52) if unseen >> card & 1]
+    # (draws survived, minus tricks taken) per choice: the larger is better
+    keep_score = [0, 0]
+    discard_score = [0, 0]
+    for _ in range(samples):
+        next_bit = 1 << rng.choice(unseen_cards)
+        rest = unseen & ~next_bit
+        future = draw_nil_draft(rest, cards_to_come, rng)
+        opponent = pick_drafted(rest & ~future, 13, rng)
+        for held, score in ((hand | offered_bit, keep_score), (hand | next_bit, discard_score)):
+            tricks = greedy_playout(held | future, opponent, leader, -1, False, 0, 0, nil_modes)[0]
+            score[0] += tricks == 0
+            score[1] -= tricks
+    if keep_score == discard_score:
+        return None
+    return keep_score > discard_score
 
 
 _NOISE = play_noise(1.0, -0.25)

@@ -110,6 +110,12 @@ class SearchConfig:
     play_bag_share: float = 0.5
     """The part of a bag's future penalty card play charges now: the higher, the harder
     it ducks once its bid is made (bag-aware play)."""
+    draft_blind_samples: int = 0
+    """Sampled deals per draft turn of a seat that declared blind nil, for
+    :func:`engine.bot.draft.search_nil_draft` (``0``: the shared blind-nil draft)."""
+    draft_nil_weight: float = 0.0
+    """In the draft by search, add this many points times the share of draws the nil plan
+    survives to each choice's trick points (a soft lean to nil; ``0``: off)."""
     draft_nil_lean: float = 0.0
     """In the draft by search, follow the nil plan (keep the choice a nil survives more
     often) once its survival chance reaches this share (``0``: only when nil is worth more
@@ -136,6 +142,9 @@ class SearchConfig:
             and max(_MIN_SAMPLES, round(self.draft_samples * min(1.0, factor))),
             bid_bag_share=self.bid_bag_share,
             draft_nil_lean=self.draft_nil_lean,
+            draft_nil_weight=self.draft_nil_weight,
+            draft_blind_samples=self.draft_blind_samples
+            and max(_MIN_SAMPLES, round(self.draft_blind_samples * min(1.0, factor))),
             play_bag_share=self.play_bag_share,
             max_samples=max(_MIN_SAMPLES, round(self.max_samples * factor)),
             node_budget=(
@@ -197,10 +206,10 @@ def search_play(
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     # in the fast layer the bot is seat 0
-    util = utility_table(view.rules, scores, bags, bids, blind, 0, config.play_bag_share)
-    modes = modes_table(bids)
     won0 = view.tricks_won[me]
     won1 = view.tricks_won[opp]
+    util = utility_table(view.rules, scores, bags, bids, blind, 0, config.play_bag_share)
+    modes = modes_table(bids)
     broken = view.spades_broken
     weight = opponent_bid_weight(view, know)
     narrowed = None

@@ -62,3 +62,16 @@ def test_make_chance_counts_the_spread_deals_at_or_above_the_bid() -> None:
     assert make_chance(draws, 7, config) == 0.75
     assert make_chance(draws, 8, config) == 0.0
     assert make_chance(draws, 0, config) == 0.75  # nil: the ducking playouts with no trick
+
+
+def test_the_bid_probe_starts_a_hand_behind_and_forces_a_blind_nil() -> None:
+    from bench.bid_probe import probe_deal
+
+    # five-hundred, seat 0 trailing by 150: forced, it declares blind nil and the hand
+    # is played out (a blind nil is a nil), so its tricks are counted
+    forced = probe_deal(0, 3, "easy", {}, "five-hundred", True, (150, 300), 0)
+    assert forced[0]["blind"] is True and forced[0]["bid"] == 0
+    assert isinstance(forced[0]["taken"], int) and isinstance(forced[1]["bid"], int)
+    # level at 0 to 0 nobody is forced: easy declares no blind nil and no hand is played
+    level = probe_deal(0, 3, "easy", {}, "five-hundred", True)
+    assert not any(record.get("blind") for record in level)

@@ -141,3 +141,33 @@ def test_bid_worth_prices_the_risk_of_a_set() -> None:
     assert bid_worth(spread, CLASSIC) < bid_worth(sure, CLASSIC) < 50.0
     assert bid_worth(sure, CLASSIC) > 20.0
     assert bid_worth([0] * 14, CLASSIC) == 0.0
+
+
+def test_a_seat_bound_to_nil_passes_a_high_spade_and_keeps_a_low_one() -> None:
+    from engine.bot.draft import search_nil_draft
+
+    # eleven low cards and one turn to come: for a nil the queen of spades is a trick to
+    # pass, the deuce of spades a card to keep
+    high = draft_view(ELEVEN_LOW, "QS", 11)
+    low = draft_view(ELEVEN_LOW, "2S", 11)
+    for seed in range(4):
+        assert search_nil_draft(high, random.Random(seed), 120) is False
+        assert search_nil_draft(low, random.Random(seed), 120) is True
+
+
+def test_a_soft_lean_to_nil_passes_a_king_of_spades_the_trick_plan_keeps() -> None:
+    # six low cards at turn six: the trick plan keeps the king of spades on offer; valued
+    # with 400 points a share of surviving nils (draft_nil_weight) the draft passes it
+    view = draft_view("2C 3C 2D 3D 2H 3H", "KS", 6)
+    for seed in range(3):
+        assert search_draft(view, random.Random(seed), 160) is True
+        assert search_draft(view, random.Random(seed), 160, 0.0, 400.0) is False
+
+
+def test_with_draft_blind_samples_a_blind_nil_seat_drafts_for_its_nil() -> None:
+    bot = Bot("hard", seed=2)
+    assert bot.config is not None and bot.config.draft_blind_samples == 0  # as served: off
+    bot.config = dataclasses.replace(bot.config, draft_blind_samples=120)
+    view = dataclasses.replace(draft_view(ELEVEN_LOW, "QS", 11), blind_nil=(True, False))
+    assert bot.choose(view) == Discard()
+    assert bot.choose(dataclasses.replace(view, offered=cards("2S")[0])) == Keep()
