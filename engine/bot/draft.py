@@ -25,6 +25,7 @@ A seat that declared blind nil, or whose opponent did, drafts with the shared he
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from engine.bot.evaluate import modes_table
 from engine.bot.heuristics import quick_nil
@@ -70,6 +71,38 @@ def draw_nil_draft(pool: int, count: int, rng: random.Random) -> int:
     return chosen
 
 
+class _DraftTurn(NamedTuple):
+    offered_bit: int  # the card on offer
+    hand: int  # the cards kept so far
+    unseen: int  # every card the seat has not seen
+    cards_to_come: int  # draft turns of the seat after this one
+    leader: int  # 0: the seat leads the first trick
+    unseen_cards: list[int]
+
+
+def _draft_turn(view: PlayerView) -> _DraftTurn | None:
+    """What the draft searches read of a draft turn of ``view``'s seat; ``None`` when
+    there is nothing to search (no card on offer, or none left unseen): keep the card."""
+    me = view.seat if view.seat is not None else 0
+    offered = view.offered
+    if offered is None:
+        return None
+    offered_bit = 1 << int(offered)
+    hand = view.hand_mask
+    seen = hand | card_mask(view.draft_discarded) | card_mask(view.draft_seen_after_keep)
+    unseen = ALL_CARDS_MASK & ~seen & ~offered_bit
+    if not unseen:
+        return None
+    return _DraftTurn(
+        offered_bit,
+        hand,
+        unseen,
+        13 - view.draft_turns[me] - 1,
+        0 if view.first_bidder == me else 1,
+        [card for card in range(52) if unseen >> card & 1],
+    )
+
+
 def search_draft(
     view: PlayerView,
     rng: random.Random,
@@ -87,22 +120,13 @@ def search_draft(
     times the share of draws its nil plan survives (a soft lean: a card that raises the
     nil's chance a little is not worth a trick given up).
     """
-    me = view.seat if view.seat is not None else 0
-    offered = view.offered
-    if offered is None:
+    turn = _draft_turn(view)
+    if turn is None:
         return True
-    offered_bit = 1 << int(offered)
-    hand = view.hand_mask
-    seen = hand | card_mask(view.draft_discarded) | card_mask(view.draft_seen_after_keep)
-    unseen = ALL_CARDS_MASK & ~seen & ~offered_bit
-    if not unseen:
-        return True
-    cards_to_come = 13 - view.draft_turns[me] - 1
+    offered_bit, hand, unseen, cards_to_come, leader, unseen_cards = turn
     rules = view.rules
-    leader = 0 if view.first_bidder == me else 1
     natural = modes_table((13, 13))
     nil_modes = modes_table((0, 13))
-    unseen_cards = [card for card in range(52) if unseen >> card & 1]
     try_nil = rules.nil and max(quick_nil(hand | offered_bit), quick_nil(hand)) >= _NIL_HOPE
     keep_counts = [0] * 14
     discard_counts = [0] * 14
@@ -166,20 +190,11 @@ def search_nil_draft(view: PlayerView, rng: random.Random, samples: int) -> bool
     come drawn as a nil drafter takes them, the opponent's hand as a drafted hand) and
     counts the draws the nil survives; equal counts are decided by fewer tricks taken.
     """
-    me = view.seat if view.seat is not None else 0
-    offered = view.offered
-    if offered is None:
+    turn = _draft_turn(view)
+    if turn is None:
         return True
-    offered_bit = 1 << int(offered)
-    hand = view.hand_mask
-    seen = hand | card_mask(view.draft_discarded) | card_mask(view.draft_seen_after_keep)
-    unseen = ALL_CARDS_MASK & ~seen & ~offered_bit
-    if not unseen:
-        return True
-    cards_to_come = 13 - view.draft_turns[me] - 1
-    leader = 0 if view.first_bidder == me else 1
+    offered_bit, hand, unseen, cards_to_come, leader, unseen_cards = turn
     nil_modes = modes_table((0, 13))
-    unseen_cards = [card for card in range(52) if unseen >> card & 1]
     # (draws survived, minus tricks taken) per choice: the larger is better
     keep_score = [0, 0]
     discard_score = [0, 0]

@@ -34,7 +34,7 @@ import sys
 import time
 import weakref
 from collections.abc import Callable, Iterable, MutableMapping
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -136,22 +136,25 @@ def let_go(connection: ServerConnection, transport: object = None, ended: bool =
         transport._read_ready_cb = None  # type: ignore[attr-defined]
 
 
-def _events_received(protocol: ServerProtocol) -> list[Event]:
-    events = protocol.events
-    if not events:
+_Item = TypeVar("_Item")
+
+
+def _handed_out(kept: list[_Item]) -> list[_Item]:
+    """A copy of ``kept`` for the caller, ``kept`` emptied in place (it stays the
+    protocol's list, old enough to be out of the young generations)."""
+    if not kept:
         return []
-    handed = events[:]
-    events.clear()
+    handed = kept[:]
+    kept.clear()
     return handed
+
+
+def _events_received(protocol: ServerProtocol) -> list[Event]:
+    return _handed_out(protocol.events)
 
 
 def _data_to_send(protocol: ServerProtocol) -> list[bytes]:
-    writes = protocol.writes
-    if not writes:
-        return []
-    handed = writes[:]
-    writes.clear()
-    return handed
+    return _handed_out(protocol.writes)
 
 
 _KEEPING: dict[type[ServerProtocol], type[ServerProtocol]] = {}
