@@ -14,6 +14,7 @@ from engine import (
     Bid,
     BlindNil,
     Card,
+    Commit,
     Deal,
     Discard,
     Exchange,
@@ -21,6 +22,7 @@ from engine import (
     Keep,
     Phase,
     RuleSet,
+    Shuffle,
 )
 
 CLASSIC = RuleSet.preset("classic")
@@ -130,6 +132,22 @@ def random_game(
         seat, action = random_action(state, rng)
         outcome = state.apply(seat, action)
         yield state, seat, action, outcome
+
+
+def seat_turns(rules: RuleSet, rng: random.Random, cap: int) -> Iterator[tuple[GameState, int]]:
+    """Walk a game whose chance input is the server's (a commit, then an empty shuffle):
+    yields ``(state, seat)`` at each seat's turn, and the caller applies that seat's
+    action before asking for the next (else the same turn comes again). Stops at game
+    over or once ``state.version`` reaches ``cap``."""
+    state = GameState(rules)
+    while not state.is_over and state.version < cap:
+        if state.is_chance_node:
+            state.apply(None, Commit(rng.randbytes(32)))
+            state.apply(None, Shuffle((b"", b"")))
+            continue
+        seat = state.current_player
+        assert seat is not None
+        yield state, seat
 
 
 def all_cards_in(value: Any) -> set[int]:

@@ -6,22 +6,17 @@ from __future__ import annotations
 import json
 import random
 
-from engine import Bid, Commit, Discard, GameState, Keep, Play, Shuffle, game_record
+from engine import Bid, Commit, Discard, GameState, Keep, Play, RuleSet, Shuffle, game_record
 from engine.cards import Card
 from engine.game import _history_entry
 from engine.record import replay
+from tests.engine.helpers import seat_turns
 
 
 def _random_game(seed: int, cap: int = 400) -> GameState:
     rnd = random.Random(seed)
     state = GameState()
-    while not state.is_over and state.version < cap:
-        if state.is_chance_node:
-            state.apply(None, Commit(rnd.randbytes(32)))
-            state.apply(None, Shuffle((b"", b"")))
-            continue
-        seat = state.current_player
-        assert seat is not None
+    for state, seat in seat_turns(RuleSet(), rnd, cap):
         state.apply(seat, rnd.choice(state.legal_actions(seat)))
     return state
 

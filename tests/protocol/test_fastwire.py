@@ -12,6 +12,7 @@ from protocol import convert
 from protocol import messages as m
 from protocol.codec import encode_for
 from protocol.fastwire import ack_bytes, events_bytes, serves, your_turn_bytes
+from tests.engine.helpers import seat_turns
 
 TABLE = "K7QX2M9A"
 MINORS = [minor for minor in range(m.PROTOCOL_MINOR + 1) if serves(minor)]
@@ -56,14 +57,7 @@ def test_your_turn_bytes_equal_the_model_path() -> None:
     rnd = random.Random(32)
     covered = total = 0
     for number in range(6):
-        state = GameState(RuleSet(blind_nil=bool(number % 2)))
-        while not state.is_over and state.version < 700:
-            if state.is_chance_node:
-                state.apply(None, Commit(rnd.randbytes(32)))
-                state.apply(None, Shuffle((b"", b"")))
-                continue
-            seat = state.current_player
-            assert seat is not None
+        for state, seat in seat_turns(RuleSet(blind_nil=bool(number % 2)), rnd, 700):
             left = None if state.version % 3 else round(rnd.uniform(0, 30), 1)
             fast = your_turn_bytes(state, seat, TABLE, left)
             assert your_turn_bytes(state, 1 - seat, TABLE, left) is None
