@@ -173,4 +173,8 @@ class Outcome:
 
     def for_viewer(self, viewer: int | None) -> tuple[Event, ...]:
         """The events seat ``viewer`` (``None``: a spectator) may see, in order."""
-        return tuple(_redact(event, viewer) for event in self._events)
+        return tuple([_redact(event, viewer) for event in self._events])
+
+    def scored(self) -> tuple[HandScored, ...]:
+        """The hands this action ended (a score is public: no view to redact first)."""
+        return tuple([event for event in self._events if isinstance(event, HandScored)])

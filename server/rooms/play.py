@@ -29,7 +29,6 @@ from engine import (
     Commit,
     Deal,
     GameState,
-    HandScored,
     PlayerAction,
     Shuffle,
     game_record,
@@ -161,8 +160,9 @@ class Play:
         stored or sent.
         """
         state = self.state
+        code = self.code
         outcome = state.apply(seat, action)
-        self.host.touched(self.code)
+        self.host.touched(code)
         audience = self.room.audience()
         # once per viewer kind (seat 0, 1, spectators) and protocol minor version; each
         # frame's JSON form is made once too, on its first JSON socket
@@ -174,19 +174,16 @@ class Play:
                 if key not in encoded:
                     events = outcome.for_viewer(viewer)
                     version = outcome.version
-                    encoded[key] = events_frame(self.code, version, events, other.minor, withheld)
-            for happened in outcome.for_viewer(None):
-                if isinstance(happened, HandScored):
-                    number = happened.result.hand_number
-                    result = convert.hand_result_message(happened.result, self.code)
-                    if number in self.hand_commitments:
-                        commitments = self.hand_commitments[number]
-                        result = result.model_copy(update={"entropy_commitments": commitments})
-                    results.append(result)
-                    log.info("table %s: hand %d scored", self.code, number)
-            self.host.store.append_action(
-                self.code, self.game_no, state.version, seat, str(action), seq
-            )
+                    encoded[key] = events_frame(code, version, events, other.minor, withheld)
+            for happened in outcome.scored():
+                number = happened.result.hand_number
+                result = convert.hand_result_message(happened.result, code)
+                if number in self.hand_commitments:
+                    commitments = self.hand_commitments[number]
+                    result = result.model_copy(update={"entropy_commitments": commitments})
+                results.append(result)
+                log.info("table %s: hand %d scored", code, number)
+            self.host.store.append_action(code, self.game_no, state.version, seat, str(action), seq)
         except StoreError as error:  # the commit that follows restores every table
             log.error("table %s: cannot store this action: %s", self.code, error)
             self.replay()
@@ -200,11 +197,11 @@ class Play:
         actor = "dealer" if seat is None else "human" if listener is not None else "bot"
         self.host.metrics.action(actor, from_request=listener is not None)
         if listener is not None and seq is not None:
-            acked = ack_frame(self.code, seq, state.version, req_id, listener.minor)
+            acked = ack_frame(code, seq, state.version, req_id, listener.minor)
             if acked is not None:
                 listener.send_frame(acked)
         if isinstance(action, Deal | Commit):
-            log.info("table %s: hand %d dealt", self.code, state.hand_number)
+            log.info("table %s: hand %d dealt", code, state.hand_number)
         for viewer, other in audience:
             frame = encoded[(viewer, other.minor)]
             if frame is not None:

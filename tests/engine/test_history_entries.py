@@ -8,6 +8,7 @@ import random
 
 from engine import Bid, Commit, Discard, GameState, Keep, Play, RuleSet, Shuffle, game_record
 from engine.cards import Card
+from engine.events import HandScored
 from engine.game import _history_entry
 from engine.record import replay
 from tests.engine.helpers import seat_turns
@@ -48,3 +49,16 @@ def test_an_action_of_other_types_than_the_shared_ones_gets_its_own_entry() -> N
     assert _history_entry(0, Play(Card(5))) is _history_entry(0, Play(Card(5)))
     assert _history_entry(1, Discard()) is _history_entry(1, Discard())
     assert _history_entry(0, Discard()) is not _history_entry(1, Discard())
+
+
+def test_an_outcome_names_the_hands_it_scored_as_the_spectators_view_does() -> None:
+    """``Outcome.scored`` gives the ``HandScored`` events of the action, the same as a
+    spectator's view of it (a score is public), and nothing for other actions."""
+    rng = random.Random(23)
+    scored = 0
+    for state, seat in seat_turns(RuleSet(), rng, 400):
+        outcome = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        public = tuple(e for e in outcome.for_viewer(None) if isinstance(e, HandScored))
+        assert outcome.scored() == public
+        scored += len(public)
+    assert scored >= 1
