@@ -40,7 +40,9 @@ in FILE half a second before the window ends (every client still connected) and 
 ``spades_*`` counters to the JSON line. ``--pin`` runs the server (and then the echo
 server) on one core and the load generator on the others, as when the players are on
 other machines: the kernel then never stops the server to run a client it just woke
-(``pinned`` in the JSON line).
+(``pinned`` in the JSON line). ``--event-loop uvloop`` runs our server and the echo
+server alike on uvloop (``event_loop`` in the JSON line; the load generator stays on
+asyncio's loop for both).
 """
 
 from __future__ import annotations
@@ -110,6 +112,7 @@ def run_ours(args: argparse.Namespace, bot_tables: int) -> dict[str, Any]:
                 *store,
                 *args.server_args.split(),
                 *("--metrics-port", str(metrics_port)),
+                *("--event-loop", args.event_loop),
             ],
             cpus=cores[0] if cores else None,
         )
@@ -235,6 +238,7 @@ def idle_memory(args: argparse.Namespace) -> float:
                 "--db",
                 f"{folder}/idle.db",
                 *args.server_args.split(),
+                *("--event-loop", args.event_loop),
             ]
         )
         try:
@@ -317,6 +321,13 @@ def main() -> None:
         "puts them)",
     )
     parser.add_argument(
+        "--event-loop",
+        choices=("asyncio", "uvloop"),
+        default="asyncio",
+        help="the event loop of our server and of the echo server alike (uvloop: pip "
+        "install uvloop); the load generator stays on asyncio's for both",
+    )
+    parser.add_argument(
         "--metrics",
         default="",
         help="serve the server's /metrics, save the page in this file at the end, and add "
@@ -328,6 +339,7 @@ def main() -> None:
     figures: dict[str, Any] = {
         "store": args.store,
         "pinned": bool(args.pin and split_cores()),
+        "event_loop": args.event_loop,
         "tables": args.tables,
         "connections": 2 * args.tables + args.bot_tables,
         "rate_per_table": args.rate,

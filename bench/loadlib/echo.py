@@ -6,7 +6,8 @@
 (:func:`bench.loadlib.selfprobe.merge`); ``args`` as bench/load.py's.
 
 The same number of connection pairs as tables, at the same pace, with the same light
-client: each pair sends in turn and times the echo. Raises ``RuntimeError`` if the echo
+client: each pair sends in turn and times the echo. The echo server runs on the event
+loop ``args.event_loop`` names, as our server does. Raises ``RuntimeError`` if the echo
 server reports no port.
 """
 
@@ -35,8 +36,15 @@ async def main():
     async with serve(echo, "127.0.0.1", 0, compression=None, max_size=4096) as server:
         print(server.sockets[0].getsockname()[1], flush=True)
         await asyncio.Future()
-asyncio.run(main())
+factory = None
+if sys.argv[1:] == ["uvloop"]:
+    import uvloop
+    factory = uvloop.new_event_loop
+with asyncio.Runner(loop_factory=factory) as runner:
+    runner.run(main())
 """
+"""The echo server's script; its one argument names its event loop (``asyncio`` or
+``uvloop``), as our server's ``--event-loop``."""
 
 
 async def _echo_pairs(
@@ -107,7 +115,7 @@ def _echo_worker(args: tuple[int, int, float, float, float, int]) -> dict[str, A
 def run_echo(args: argparse.Namespace) -> dict[str, Any]:
     cores = split_cores() if args.pin else None
     server, port = start_process(
-        [sys.executable, "-c", ECHO_SERVER], cpus=cores[0] if cores else None
+        [sys.executable, "-c", ECHO_SERVER, args.event_loop], cpus=cores[0] if cores else None
     )
     try:
         start_at = time.monotonic() + (args.setup if args.setup else 3.0 + args.tables / 150)

@@ -126,18 +126,19 @@ class _Table:
         else:
             action = self.rng.choice(turn["legal"])
         self.seq[index] += 1
-        self.pending_version, self.sent, self.seen = turn["version"], now, set()
-        self.clients[index].send(
-            msgpack.packb(
-                {
-                    "type": "action",
-                    "code": self.code,
-                    "action": action,
-                    "version": turn["version"],
-                    "seq": self.seq[index],
-                }
-            )
+        frame = msgpack.packb(
+            {
+                "type": "action",
+                "code": self.code,
+                "action": action,
+                "version": turn["version"],
+                "seq": self.seq[index],
+            }
         )
+        self.pending_version, self.seen = turn["version"], set()
+        # timed from the send, as the echo's pairs time theirs (their frame is made before)
+        self.sent = time.monotonic()
+        self.clients[index].send(frame)
         if now >= self.start_at:
             out = self.out
             out["actions"] += 1
