@@ -17,7 +17,10 @@ worker's pipe itself and reads the result when the pipe is readable
 (``loop.add_reader``): no thread, no hand-off.
 
 A worker takes one job at a time; jobs wait in order for an idle worker. A function and
-its arguments must be picklable and importable by the worker (``spawn``). :meth:`run`
+its arguments must be picklable and importable by the worker (``spawn``). Jobs and
+answers are meant to be small (a bot's view, an action: a few KiB): one larger than a
+pipe's buffer (64 KiB on Linux) makes the loop wait for the worker to read or write the
+rest, so keep large work (an analysis and its record) on an executor. :meth:`run`
 raises what the function raised, or
 :class:`concurrent.futures.process.BrokenProcessPool` when its worker died (the next
 job starts a new one), or ``RuntimeError`` once closed. A job whose caller gave up
