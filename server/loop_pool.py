@@ -177,16 +177,17 @@ class LoopPool:
             worker.process.join(0)
 
     def close(self) -> None:
-        """Stop every worker; jobs waiting or in flight get ``RuntimeError`` (again: no
-        effect). Call it from the loop's thread."""
+        """Stop every worker; jobs waiting or in flight get ``BrokenProcessPool`` (a
+        ``RuntimeError``, as an executor shut down gives them); again: no effect. Call
+        it from the loop's thread."""
         self.closed = True
         for worker in list(self._running):
             job = worker.job
             self._lost(worker)  # the closed pipe ends the worker's loop
             worker.process.terminate()
             if job is not None and not job.done():
-                job.set_exception(RuntimeError("the pool is closed"))
+                job.set_exception(BrokenProcessPool("the pool is closed"))
         while self._waiting:
             _, _, future = self._waiting.popleft()
             if not future.done():
-                future.set_exception(RuntimeError("the pool is closed"))
+                future.set_exception(BrokenProcessPool("the pool is closed"))

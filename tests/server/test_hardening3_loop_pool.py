@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 
 import pytest
 
@@ -23,6 +24,10 @@ def _fail(text: str) -> None:
 
 def _die() -> None:
     os._exit(3)
+
+
+def _sleep(seconds: float) -> None:
+    time.sleep(seconds)
 
 
 def test_jobs_run_in_worker_processes_and_start_no_thread_in_the_server() -> None:
@@ -73,6 +78,20 @@ def test_a_worker_that_dies_fails_its_job_and_the_next_job_gets_a_new_worker() -
             assert tag == 5 and second_pid != first_pid
         finally:
             pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_closing_fails_the_jobs_in_flight_and_waiting_as_a_broken_pool() -> None:
+    async def scenario() -> None:
+        pool = LoopPool(1)
+        running = asyncio.ensure_future(pool.run(_sleep, 30.0))
+        waiting = asyncio.ensure_future(pool.run(_pid_of_worker, 1))
+        await asyncio.sleep(0)  # both handed to the pool: one sent, one waiting
+        pool.close()
+        for job in (running, waiting):
+            with pytest.raises(BrokenProcessPool):
+                await job
 
     asyncio.run(scenario())
 
