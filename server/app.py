@@ -43,10 +43,12 @@ from server.lobby.registry import Rooms
 from server.lobby.seek_desk import SeekDesk
 from server.lobby.seeks import MemoryPool, SeekPool
 from server.lobby.turn import UnitOfWork
+from server.net.addresses import client_host
 from server.net.admission import Admission
 from server.net.guard import raise_fd_limit, watch_stalled
 from server.net.http import http_responder
 from server.net.listener import listen
+from server.net.pacing import HandshakePacer, paced
 from server.net.tls import tls_context
 from server.net.transport import Transport, TransportParts
 from server.net.web import select_subprotocol
@@ -121,7 +123,12 @@ class Hub:
         wire = TransportParts(self.limits, bans, metrics, opener, handle, bye, self.now)
         self.transport: Transport[Conn] = Transport(config, wire)
         self.upkeep = Upkeep(config, store, rooms, roster, work.flush, lambda: self.wall_clock())
-        self.process_request = http_responder(self._health)
+        # websocket upgrades a few per turn of the loop, newcomers first (server/net/pacing.py)
+        limits, proxies = self.limits, config.trusted_proxies
+        self.pacer = HandshakePacer(lambda share: limits.connections.get(share, 0), limits.share)
+        self.process_request = paced(
+            http_responder(self._health), self.pacer, lambda ws: client_host(ws, proxies)
+        )
         # the facade: the names tests, benchmarks and the metrics page use
         self.handler, self.handle_data = self.transport.handler, self.router.handle_data
         self.flush, self.reclaim = work.flush, self.upkeep.reclaim

@@ -26,7 +26,6 @@ import concurrent.futures
 import contextlib
 import json
 import logging
-import multiprocessing
 import os
 import time
 from collections import deque
@@ -35,6 +34,7 @@ from collections.abc import Callable
 from engine import Action, PlayerView
 from engine.analysis import analysis_to_dict, analyze_record
 from engine.bot import Bot
+from server.loop_pool import LoopPool
 
 __all__ = ["BotRunner", "FairTurns", "analyse", "choose"]
 
@@ -59,11 +59,6 @@ def _lower_priority() -> None:
     """Run in each worker as it starts: bot thinking yields the CPU to the event loop."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
-
-
-def _ready() -> bool:
-    """Run in a worker to start it (and import the engine) before the first decision."""
-    return True
 
 
 class FairTurns:
@@ -132,23 +127,21 @@ class FairTurns:
 
 
 class BotRunner:
-    """A lazily created executor for bot decisions."""
+    """Lazily started workers for bot decisions: processes the event loop talks to itself
+    (:class:`~server.loop_pool.LoopPool`: no helper thread takes turns with the loop's
+    for every decision), or one thread when ``workers`` is 0."""
 
     def __init__(self, workers: int, iterations: int | None = None) -> None:
         self.workers = workers
         self.iterations = iterations
-        self._executor: concurrent.futures.Executor | None = None
+        self._executor: concurrent.futures.Executor | LoopPool | None = None
         self.broken = 0
         self.turns = FairTurns(workers)  # a thread when there are no workers: one turn
 
-    def _get_executor(self) -> concurrent.futures.Executor:
+    def _get_executor(self) -> concurrent.futures.Executor | LoopPool:
         if self._executor is None:
             if self.workers > 0:
-                self._executor = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
-                )
+                self._executor = LoopPool(self.workers, initializer=_lower_priority)
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
                     max_workers=1, thread_name_prefix="spades-bot"
@@ -158,11 +151,18 @@ class BotRunner:
     def warm(self) -> None:
         """Start a worker now (a bot just sat down), so its first move is not late."""
         if self._executor is None and self.workers > 0:
-            self._get_executor().submit(_ready)
+            pool = self._get_executor()
+            if isinstance(pool, LoopPool):
+                pool.warm()
 
     @property
     def uses_processes(self) -> bool:
-        return isinstance(self._executor, concurrent.futures.ProcessPoolExecutor)
+        return isinstance(self._executor, LoopPool | concurrent.futures.ProcessPoolExecutor)
+
+    @property
+    def worker_pids(self) -> list[int]:
+        """The process ids of the bot workers running now (none: threads or not started)."""
+        return self._executor.pids if isinstance(self._executor, LoopPool) else []
 
     async def decide(self, view: PlayerView, level: str, seed: int, share: str = "") -> Action:
         """The bot's action for ``view`` at ``level``, when ``share`` (the table's address
@@ -179,13 +179,15 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         executor = self._get_executor()
         try:
+            if isinstance(executor, LoopPool):
+                return await executor.run(choose, view, level, seed, self.iterations)
             return await loop.run_in_executor(executor, choose, view, level, seed, self.iterations)
         except concurrent.futures.BrokenExecutor:
             # a worker died: start a fresh pool for the next decision; if workers cannot
             # start at all (say the main module cannot be re-imported), think in a thread
             if self._executor is executor:
                 self._executor = None
-                executor.shutdown(wait=False, cancel_futures=True)
+                _shut(executor)
                 self.broken += 1
                 if self.broken >= 2 and self.workers > 0:
                     log.warning("bot worker processes keep failing; bots think in a thread")
@@ -198,11 +200,21 @@ class BotRunner:
 
         Raises what :func:`analyse` raises, or ``concurrent.futures.BrokenExecutor``.
         """
+        executor = self._get_executor()
+        if isinstance(executor, LoopPool):
+            return await executor.run(analyse, record_json, seat, level)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._get_executor(), analyse, record_json, seat, level)
+        return await loop.run_in_executor(executor, analyse, record_json, seat, level)
 
     def close(self) -> None:
         """Stop the workers (decisions in flight are abandoned)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            _shut(self._executor)
             self._executor = None
+
+
+def _shut(executor: concurrent.futures.Executor | LoopPool) -> None:
+    if isinstance(executor, LoopPool):
+        executor.close()
+    else:
+        executor.shutdown(wait=False, cancel_futures=True)

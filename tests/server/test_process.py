@@ -174,9 +174,9 @@ def test_bots_think_in_worker_processes() -> None:
         over = await play_to_end(client, random.Random(6))
         assert isinstance(over, m.GameOver)
         assert server.hub.bots.uses_processes
-        workers = server.hub.bots._executor
-        assert workers is not None
-        assert all(pid != os.getpid() for pid in workers._processes)  # type: ignore[attr-defined]
+        workers = server.hub.bots.worker_pids
+        assert workers
+        assert all(pid != os.getpid() for pid in workers)
 
     run(test, bot_workers=1)
 
