@@ -37,10 +37,20 @@ return problems;
 """
 
 
+# animations that end (a deal, a card arriving) still running: a busy machine may look
+# mid-deal, when the dealt cards are on their way in from past the edge
+RUNNING = """
+return document.getAnimations().filter((a) => a.playState === 'running'
+  && a.effect && a.effect.getTiming().iterations !== Infinity).length;
+"""
+
+
 def look(page: Page, code: str, phase: str, facts: dict[str, Any]) -> None:
-    """Note the problems and take screenshots of the page now, at both sizes."""
+    """Note the problems and take screenshots of the page once its animations ended, at
+    both sizes."""
     for size in (DESKTOP, PHONE):
         page.resize(size)
+        page.wait(lambda: page.js(RUNNING) == 0, "the animations to end")
         facts["problems"][f"{phase}-{size[0]}"] = page.js(OVERFLOW)
         page.screenshot(f"lang-{code}-{phase}-{size[0]}x{size[1]}")
     page.resize(DESKTOP)
