@@ -110,8 +110,11 @@ def utility_table(
     return table
 
 
-def _wants(bid: int | None, won: int, other_bid: int | None, other_won: int) -> bool:
-    """Whether a seat that bid ``bid`` (``None``/0: nil) and took ``won`` wants a trick."""
+def _wants(
+    bid: int | None, won: int, other_bid: int | None, other_won: int, chase: float = 0.5
+) -> bool:
+    """Whether a seat that bid ``bid`` (``None``/0: nil) and took ``won`` wants a trick
+    (``chase``: see :func:`modes_table`)."""
     nil = not bid
     other_nil = not other_bid
     if nil:
@@ -128,17 +131,21 @@ def _wants(bid: int | None, won: int, other_bid: int | None, other_won: int) -> 
     # Setting the other seat takes all but need - 1 of the tricks left, each one a bag if
     # the set fails: chase it only while the other seat still needs half of them.
     left = 13 - won - other_won
-    return 2 * need >= left
+    return need >= chase * left
 
 
-def modes_table(bids: Sequence[int | None]) -> list[int]:
-    """The greedy policy's moods: index ``won0 * 14 + won1``, bit 0 (1) for seat 0 (1)."""
+def modes_table(bids: Sequence[int | None], chase: float = 0.5) -> list[int]:
+    """The greedy policy's moods: index ``won0 * 14 + won1``, bit 0 (1) for seat 0 (1).
+
+    A seat whose bid is made wants a trick (to set the other seat) only while the other
+    seat still needs at least ``chase`` of the tricks left; ``chase`` applies to seat 0
+    (the searching seat), seat 1 keeps a half."""
     bid0, bid1 = bids[0], bids[1]
     table = []
     for won0 in range(14):
         for won1 in range(14):
             mode = 0
-            if _wants(bid0, won0, bid1, won1):
+            if _wants(bid0, won0, bid1, won1, chase):
                 mode |= 1
             if _wants(bid1, won1, bid0, won0):
                 mode |= 2

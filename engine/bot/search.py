@@ -120,6 +120,9 @@ class SearchConfig:
     """In the draft by search, follow the nil plan (keep the choice a nil survives more
     often) once its survival chance reaches this share (``0``: only when nil is worth more
     than the best trick bid); the bid still chooses between nil and tricks."""
+    chase: float = 0.5
+    """In the card search's playouts, the seat whose bid is made chases the opponent's set
+    only while the opponent still needs at least this share of the tricks left."""
     focus: bool = False
     """Spend half of a card decision's deals on every card and the other half on the two
     best cards after the first half (successive halving), instead of all on all."""
@@ -137,6 +140,7 @@ class SearchConfig:
             bid_shift=self.bid_shift,
             play_inference=self.play_inference,
             focus=self.focus,
+            chase=self.chase,
             fog=self.fog,
             draft_samples=self.draft_samples
             and max(_MIN_SAMPLES, round(self.draft_samples * min(1.0, factor))),
@@ -209,7 +213,7 @@ def search_play(
     won0 = view.tricks_won[me]
     won1 = view.tricks_won[opp]
     util = utility_table(view.rules, scores, bags, bids, blind, 0, config.play_bag_share)
-    modes = modes_table(bids)
+    modes = modes_table(bids, config.chase)
     broken = view.spades_broken
     weight = opponent_bid_weight(view, know)
     narrowed = None
