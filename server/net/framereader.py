@@ -86,15 +86,17 @@ def read_whole_frames(ws: ServerConnection, data: bytes) -> int:
     of ``data`` is websockets'). Never raises."""
     reader = getattr(ws, "recv_messages", None)
     protocol = ws.protocol
+    # websockets' internals read with defaults that mean "not the common case": a
+    # version without them sends every byte through its own parser, as before
     if (
         type(reader) is not DirectReader
         or reader.closed
         or reader.fragmenting
         or protocol.state is not OPEN
         or protocol.extensions
-        or protocol.cur_size is not None
-        or protocol.reader.buffer
-        or not _parser_idle(protocol.parser)
+        or getattr(protocol, "cur_size", 0) is not None
+        or getattr(getattr(protocol, "reader", None), "buffer", True)
+        or not _parser_idle(getattr(protocol, "parser", None))
     ):
         return 0
     limit = protocol.max_size
