@@ -46,6 +46,7 @@ from websockets.server import ServerProtocol
 from server.config import ServerConfig
 from server.limits import TokenBucket
 from server.net.admission import FD_RESERVE, Admission
+from server.net.framereader import read_whole_frames
 from server.net.frontdoor import SERVER_HEADER, adopt, answer
 from server.net.keepalive import Keepalive
 
@@ -268,7 +269,9 @@ def guarded_connection(
 
         def data_received(self, data: bytes) -> None:
             self.heard_at = self.loop.time()  # alive: the keep-alive need not ping it
-            super().data_received(data)
+            used = read_whole_frames(self, data)  # the common frames, without the parser
+            if used < len(data):
+                super().data_received(data[used:] if used else data)
             # pongs (and anything else the library wrote) count against the same bound
             # as the application's own messages
             if self.transport.get_write_buffer_size() > config.send_buffer_bytes:

@@ -126,6 +126,18 @@ class DirectReader:
             self._fragments = None
             self._message(b"".join(fragments))
 
+    def whole(self, data: bytes, text: bool) -> None:
+        """A whole message read without a ``Frame`` (:mod:`server.net.framereader`;
+        only when no fragmented message is in progress): delivered as :meth:`put`
+        delivers one."""
+        self._text = text
+        self._message(data)
+
+    @property
+    def fragmenting(self) -> bool:
+        """Whether a fragmented message is in progress."""
+        return self._fragments is not None
+
     def _message(self, data: bytes) -> None:
         message: bytes | str = data
         if self._text:
