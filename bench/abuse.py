@@ -72,11 +72,13 @@ from bench.abuse_kit import (
     measure,
     place_clients,
     placement,
+    quiet_window,
     ratio,
     server_process,
     spawn,
     until,
 )
+from bench.abuse_stats import Ledger
 from protocol import messages as m
 from protocol.codec import encode
 
@@ -290,13 +292,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             manager = multiprocessing.get_context("spawn").Manager()
             results = manager.dict()
             phases: dict[str, Any] = {}
-            for name in ("baseline", *args.attacks):
+            ledger = Ledger()
+            for index, name in enumerate(("baseline", *args.attacks)):
+                if index > 1:  # the attack's own reference, measured just before it
+                    await quiet_window(server, honest, ledger, args.seconds)
                 deadline = time.monotonic() + args.warmup + args.seconds
                 child = None
                 if name != "baseline":
                     child = spawn(_attack, (name, url, deadline, results))
                 window = await measure(server, honest, args.warmup, deadline)
                 join(child, 30)
+                if name == "baseline":
+                    ledger.quiet(window.sample, window.replies)
+                else:
+                    ledger.attacked(name, window.sample, window.replies)
                 phases[name] = {
                     **honest_figures(window),
                     "server_rss_mib": round(window.rss_kib / 1024, 1),
@@ -307,6 +316,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for task in tasks:
                 task.cancel()
             manager.shutdown()
+    for name in args.attacks:
+        phases[name].update(ledger.figures(name))
     base = phases["baseline"]
     worst_ping = max((p["ping_p99_ms"] or 0.0) for p in phases.values())
     worst_bot = max((p["bot_reply_p50_s"] or 0.0) for p in phases.values())
@@ -315,9 +326,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "seconds_per_phase": args.seconds,
         "phases": phases,
         "worst_ping_p99_ms": worst_ping,
+        # against the suite's first window only (the figure of earlier rounds)
         "ping_p99_ratio_to_baseline": ratio(base["ping_p99_ms"], worst_ping),
         "worst_bot_reply_p50_s": worst_bot,
         "bot_reply_ratio_to_baseline": ratio(base["bot_reply_p50_s"], worst_bot),
+        **ledger.summary(),
         "honest_errors": honest.errors,
     }
 

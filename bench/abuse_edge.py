@@ -53,6 +53,7 @@ from websockets.asyncio.client import connect
 
 from bench._procstat import rss_kib
 from bench.abuse_kit import join, place_clients, placement, server_placement, spawn, stop_server
+from bench.abuse_stats import Ledger, Sample
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
@@ -76,6 +77,7 @@ class Honest:
         self.failures = 0
         self.stop = False
         self.since = time.monotonic()
+        self.last = Sample()  # the connect times of the last take, with their starts
 
     async def run(self) -> None:
         nonce = 0
@@ -113,6 +115,7 @@ class Honest:
         if self.times:
             slowest = max(range(len(self.times)), key=self.times.__getitem__)
             worst_at = round(self.starts[slowest] - self.since, 2)
+        self.last = Sample(self.times, self.starts)
         times, failures = sorted(self.times), self.failures
         self.times, self.starts, self.failures = [], [], 0
         self.since = time.monotonic()
@@ -239,6 +242,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             before = os.path.getsize(log_path)
             await asyncio.sleep(args.seconds)
             base_rss = rss_kib(server.pid)
+            ledger = Ledger()
             phases["baseline"] = {
                 **honest.take(),
                 "server_rss_mib": round(base_rss / 1024, 1),
@@ -246,6 +250,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "log_bytes_per_s": round((os.path.getsize(log_path) - before) / args.seconds, 1),
             }
 
+            ledger.quiet(honest.last)
             manager = multiprocessing.get_context("spawn").Manager()
             shared = manager.dict()
             options = {"sockets": args.sockets, "addresses": args.addresses}
@@ -265,9 +270,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "server_open_files_growth_peak": fds - base_fds,
                 "server_rss_growth_mib": round((peak - base_rss) / 1024, 1),
             }
+            ledger.attacked("half_open", honest.last)
             base_rate = phases["baseline"]["log_bytes_per_s"]
             for name in FLOODS:
-                await asyncio.sleep(1.5)  # the last tally line of the phase before
+                # the flood's own reference: a quiet window just before it
+                await asyncio.sleep(1.0)
+                honest.take()
+                await asyncio.sleep(args.seconds)
+                honest.take()
+                ledger.quiet(honest.last)
+                await asyncio.sleep(0.5)  # the last tally line of the phase before
                 before, began = os.path.getsize(log_path), time.monotonic()
                 deadline = time.monotonic() + args.seconds
                 child = spawn(_attack, (name, port, deadline, options, shared))
@@ -289,6 +301,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "log_bytes_per_request": round(logged / sent, 3) if sent else None,
                     "log_bytes_over_baseline_per_request": round(own / sent, 3) if sent else None,
                 }
+                ledger.attacked(name, honest.last)
             manager.shutdown()
             honest.stop = True
             honest_task.cancel()
@@ -297,12 +310,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             stop_server(server)
         errors = sum(1 for line in Path(log_path).read_text().splitlines() if "ERROR" in line)
+    for name in ("half_open", *FLOODS):
+        phases[name].update(ledger.figures(name, "honest"))
     return {
         "benchmark": "abuse_edge",
         "placement": placement(),
         "seconds_per_phase": args.seconds,
         "phases": phases,
         "server_error_lines": errors,
+        **ledger.summary("honest"),
         "honest_failed": sum(p["honest_failed"] for p in phases.values()),
     }
 

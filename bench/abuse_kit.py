@@ -37,6 +37,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench._procstat import cpu_seconds, machine_busy_seconds, rss_kib
+from bench.abuse_stats import Ledger, Sample
 from bench.loadlib.rawclient import free_port
 from bench.loadlib.scrape import gc_pauses, loop_lag, metrics_page
 from protocol import messages as m
@@ -57,6 +58,7 @@ __all__ = [
     "percentile",
     "place_clients",
     "placement",
+    "quiet_window",
     "ratio",
     "server_placement",
     "server_process",
@@ -173,6 +175,7 @@ class Honest:
     def __init__(self, url: str) -> None:
         self.url = url
         self.pings: list[float] = []
+        self.ping_starts: list[float] = []  # when each of ``pings`` was sent
         self.replies: list[float] = []
         self.errors = 0
         self.stop = False
@@ -218,13 +221,15 @@ class Honest:
                 if isinstance(reply, m.Pong) and reply.nonce == nonce:
                     break
             self.pings.append(time.monotonic() - start)
+            self.ping_starts.append(start)
             await asyncio.sleep(PROBE_INTERVAL)
         await ws.close()
 
-    def take(self) -> tuple[list[float], list[float]]:
-        """The ping round trips and bot replies (s) since the last take."""
-        pings, replies = self.pings, self.replies
-        self.pings, self.replies = [], []
+    def take(self) -> tuple[Sample, list[float]]:
+        """The ping round trips (with when each was sent) and bot replies (s) since the
+        last take."""
+        pings, replies = Sample(self.pings, self.ping_starts), self.replies
+        self.pings, self.ping_starts, self.replies = [], [], []
         return pings, replies
 
 
@@ -376,7 +381,7 @@ class Window:
     one core), its largest RSS (KiB), its loop lag and its garbage collector's passes
     (see bench/loadlib/scrape.py) in the window."""
 
-    pings: list[float]
+    sample: Sample
     replies: list[float]
     cpu_pct: float
     rss_kib: int
@@ -386,6 +391,10 @@ class Window:
     clients_cpu_pct: float = 0.0
     wake_late_ms: list[float] | None = None
     client_wake_late_ms: list[float] | None = None
+
+    @property
+    def pings(self) -> list[float]:
+        return self.sample.values
 
 
 async def _page(server: Served) -> str:
@@ -477,3 +486,15 @@ def honest_figures(window: Window) -> dict[str, Any]:
         "client_wake_late_p99_ms": _p99_ms(window.client_wake_late_ms),
         "placement": placement(),
     }
+
+
+QUIET_SETTLE = 1.0  # s after an attack's process has ended before a quiet window opens
+
+
+async def quiet_window(server: Served, honest: Honest, ledger: Ledger, seconds: float) -> Window:
+    """A window of ``seconds`` with no attack (the same honest load), noted in ``ledger``
+    as the reference of the attack phase that follows it."""
+    deadline = time.monotonic() + QUIET_SETTLE + seconds
+    window = await measure(server, honest, QUIET_SETTLE, deadline)
+    ledger.quiet(window.sample, window.replies)
+    return window

@@ -54,11 +54,13 @@ from bench.abuse_kit import (
     join,
     measure,
     place_clients,
+    quiet_window,
     ratio,
     server_process,
     spawn,
     until,
 )
+from bench.abuse_stats import Ledger
 from protocol import messages as m
 from protocol.codec import decode_server, encode
 
@@ -319,7 +321,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             results = manager.dict()
             info = manager.dict(long_record=witness.long_record)
             phases: dict[str, Any] = {}
-            for name in ("baseline", *args.attacks):
+            ledger = Ledger()
+            for index, name in enumerate(("baseline", *args.attacks)):
+                if index > 1:  # the attack's own reference, measured just before it
+                    await quiet_window(server, honest, ledger, args.seconds)
                 deadline = time.monotonic() + args.warmup + args.seconds
                 child = None
                 await witness.new_table()
@@ -335,6 +340,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 window = await measure(server, honest, args.warmup, deadline, opened, rss_start)
                 seen = witness.take()
                 join(child, 30)
+                if name == "baseline":
+                    ledger.quiet(window.sample, window.replies)
+                else:
+                    ledger.attacked(name, window.sample, window.replies)
                 grown = _store_bytes(db) - store_start
                 minutes = (args.warmup + args.seconds) / 60
                 figures = honest_figures(window)
@@ -367,6 +376,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for task in tasks:
                 task.cancel()
             manager.shutdown()
+    for name in args.attacks:
+        phases[name].update(ledger.figures(name))
     base = phases["baseline"]
     attacked = [p for name, p in phases.items() if name != "baseline"]
 
@@ -381,6 +392,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "phases": phases,
         "ping_p99_ratio_to_baseline": worst_ratio("ping_p99_ms"),
         "bot_reply_ratio_to_baseline": worst_ratio("bot_reply_p50_s"),
+        **ledger.summary(),
         "worst_rss_growth_mib": max((p["rss_growth_mib"] for p in attacked), default=None),
         "worst_store_kib_per_min_per_address": max(
             (p["store_kib_per_min_per_address"] for p in attacked), default=None
