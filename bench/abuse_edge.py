@@ -36,14 +36,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing
 import os
 import resource
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +54,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.asyncio.client import connect
 
-from bench._procstat import rss_kib
+from bench._procstat import cpu_seconds, machine_busy_seconds, net_softirqs, rss_kib, schedstat
 from bench.abuse_kit import join, place_clients, placement, server_placement, spawn, stop_server
-from bench.abuse_stats import Ledger, Sample
+from bench.abuse_stats import Ledger, Sample, quantile
 from protocol import messages as m
 from protocol.codec import MAX_SERVER_MESSAGE_BYTES, decode_server, encode
 
@@ -63,6 +66,16 @@ second, each address well under its connection rate (10 a second). With a pause 
 100 ms and one address, a phase had some 60 connects, and its p99 was its slowest. One
 connect at a time: concurrent ones would wait for each other in this process's loop."""
 PAUSE = 0.02
+
+
+STEPS = ("tcp", "upgrade", "hello", "ping", "close")
+"""The steps of one honest connect, each timed (``honest_STEP_p99_ms``): where its tail
+is spent."""
+
+
+def _ms_at(values: list[float], q: float) -> float | None:
+    late = quantile(values, q)
+    return None if late is None else round(late * 1000, 2)
 
 
 class Honest:
@@ -78,6 +91,9 @@ class Honest:
         self.stop = False
         self.since = time.monotonic()
         self.last = Sample()  # the connect times of the last take, with their starts
+        parts = urllib.parse.urlsplit(url)
+        self.target = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self.steps: dict[str, list[float]] = {step: [] for step in STEPS}
 
     async def run(self) -> None:
         nonce = 0
@@ -86,24 +102,36 @@ class Honest:
             source = self.sources[turn % len(self.sources)]
             turn += 1
             start = time.monotonic()
+            marks = [start]
             try:
                 async with asyncio.timeout(10):
+                    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    sock.setblocking(False)
+                    sock.bind((source, 0))
+                    await asyncio.get_running_loop().sock_connect(sock, self.target)
+                    marks.append(time.monotonic())  # tcp: the kernel's handshake
                     ws = await connect(
                         self.url,
                         max_size=MAX_SERVER_MESSAGE_BYTES,
                         compression=None,
-                        local_addr=(source, 0),
+                        sock=sock,
                     )
+                    marks.append(time.monotonic())  # upgrade: the HTTP request and its 101
                     await ws.send(encode(m.Hello(protocol_version=1, name="honest")))
                     while not isinstance(decode_server(await ws.recv()), m.Welcome):  # type: ignore[arg-type]
                         pass
+                    marks.append(time.monotonic())  # hello: to the welcome
                     nonce += 1
                     await ws.send(encode(m.Ping(nonce=nonce)))
                     while not isinstance(decode_server(await ws.recv()), m.Pong):  # type: ignore[arg-type]
                         pass
+                    marks.append(time.monotonic())  # ping: to the pong
                     await ws.close()
-                self.times.append(time.monotonic() - start)
+                    marks.append(time.monotonic())  # close: the closing handshake
+                self.times.append(marks[-1] - start)
                 self.starts.append(start)
+                for step, (began, ended) in zip(STEPS, itertools.pairwise(marks), strict=True):
+                    self.steps[step].append(ended - began)
             except Exception:
                 self.failures += 1
             await asyncio.sleep(PAUSE)
@@ -112,9 +140,16 @@ class Honest:
         """The figures since the last take: connects, failures, p50/p99 (ms), and when
         the slowest connect began (s into the window)."""
         worst_at = None
-        if self.times:
-            slowest = max(range(len(self.times)), key=self.times.__getitem__)
-            worst_at = round(self.starts[slowest] - self.since, 2)
+        ranked = sorted(range(len(self.times)), key=self.times.__getitem__, reverse=True)
+        if ranked:
+            worst_at = round(self.starts[ranked[0]] - self.since, 2)
+        # the four slowest connects: when each began (s into the window), its total and
+        # its steps (ms), in the order of STEPS: which step the tail is spent in
+        slowest = [
+            [round(self.starts[i] - self.since, 2), round(self.times[i] * 1000, 1)]
+            + [round(self.steps[step][i] * 1000, 1) for step in STEPS]
+            for i in ranked[:4]
+        ]
         self.last = Sample(self.times, self.starts)
         times, failures = sorted(self.times), self.failures
         self.times, self.starts, self.failures = [], [], 0
@@ -125,8 +160,11 @@ class Honest:
                 round(times[min(len(times) - 1, int(q * len(times)))] * 1000, 1) if times else None
             )
 
+        steps = {f"honest_{step}_p99_ms": _ms_at(self.steps[step], 0.99) for step in STEPS}
+        self.steps = {step: [] for step in STEPS}
         return {"honest_ok": len(times), "honest_failed": failures, "honest_p50_ms": at(0.5),
-                "honest_p99_ms": at(0.99), "honest_slowest_at_s": worst_at}  # fmt: skip
+                "honest_p99_ms": at(0.99), "honest_slowest_at_s": worst_at, **steps,
+                "honest_slowest_4": slowest}  # fmt: skip
 
 
 async def _slow_sockets(port: int, source: str, limit: int, deadline: float) -> dict[str, int]:
@@ -210,6 +248,29 @@ def _counts(reported: Any, keys: tuple[str, ...]) -> dict[str, Any]:
     return sums
 
 
+class Costs:
+    """What the machine spent from its making to :meth:`figures`: the server's CPU (% of
+    one core), how long its main thread waited runnable for a core (ms a second), the
+    machine's busy CPU (% of one core) and its network softirqs a second (the kernel's
+    TCP work, which no process's niceness governs)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.began = time.monotonic()
+        self.cpu, self.sched = cpu_seconds(pid), schedstat(pid)
+        self.busy, self.softirqs = machine_busy_seconds(), net_softirqs()
+
+    def figures(self) -> dict[str, float]:
+        seconds = max(1e-9, time.monotonic() - self.began)
+        sched = schedstat(self.pid)
+        return {
+            "server_cpu_pct": round(100 * (cpu_seconds(self.pid) - self.cpu) / seconds, 1),
+            "server_runnable_wait_ms_per_s": round((sched[1] - self.sched[1]) / 1e6 / seconds, 2),
+            "machine_busy_pct": round(100 * (machine_busy_seconds() - self.busy) / seconds, 1),
+            "net_softirqs_per_s": round((net_softirqs() - self.softirqs) / seconds),
+        }
+
+
 def _fds(pid: int) -> int:
     """Open files of the process ``pid`` (its sockets among them)."""
     return len(os.listdir(f"/proc/{pid}/fd"))
@@ -240,7 +301,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(1.0)
             honest.take()
             before = os.path.getsize(log_path)
+            costs = Costs(server.pid)
             await asyncio.sleep(args.seconds)
+            spent = costs.figures()
             base_rss = rss_kib(server.pid)
             ledger = Ledger()
             phases["baseline"] = {
@@ -248,6 +311,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "server_rss_mib": round(base_rss / 1024, 1),
                 # the honest player's own lines (connection opened, closed)
                 "log_bytes_per_s": round((os.path.getsize(log_path) - before) / args.seconds, 1),
+                **spent,
             }
 
             ledger.quiet(honest.last)
@@ -257,10 +321,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             deadline = time.monotonic() + args.seconds
             child = spawn(_attack, ("half_open", port, deadline, options, shared))
             peak, base_fds, fds = base_rss, _fds(server.pid), 0
+            costs = Costs(server.pid)
             while time.monotonic() < deadline:
                 peak = max(peak, rss_kib(server.pid))
                 fds = max(fds, _fds(server.pid))
                 await asyncio.sleep(0.25)
+            spent = costs.figures()
             await asyncio.to_thread(join, child, 30)
             counts = _counts(shared.get("half_open"), ("opened", "held_at_end", "connect_refused"))
             phases["half_open"] = {
@@ -269,10 +335,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 **counts,  # held_at_end: as the attacker sees them
                 "server_open_files_growth_peak": fds - base_fds,
                 "server_rss_growth_mib": round((peak - base_rss) / 1024, 1),
+                **spent,
             }
             ledger.attacked("half_open", honest.last)
             base_rate = phases["baseline"]["log_bytes_per_s"]
-            for name in FLOODS:
+            for name in [flood for flood in FLOODS if flood in args.phases]:
                 # the flood's own reference: a quiet window just before it
                 await asyncio.sleep(1.0)
                 honest.take()
@@ -310,7 +377,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             stop_server(server)
         errors = sum(1 for line in Path(log_path).read_text().splitlines() if "ERROR" in line)
-    for name in ("half_open", *FLOODS):
+    for name in [phase for phase in ("half_open", *FLOODS) if phase in phases]:
         phases[name].update(ledger.figures(name, "honest"))
     return {
         "benchmark": "abuse_edge",
@@ -330,7 +397,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="per phase")
     parser.add_argument("--addresses", type=int, default=4, help="half-open attackers")
     parser.add_argument("--sockets", type=int, default=250, help="per attacking address")
+    parser.add_argument(
+        "--phases",
+        default="half_open,head_flood,garbage_flood",
+        help="comma-separated; half_open always runs (the baseline is its reference)",
+    )
     args = parser.parse_args()
+    args.phases = [phase for phase in args.phases.split(",") if phase]
     place_clients()  # before any process starts: they all run where this one does
     print(json.dumps(asyncio.run(run(args))))
 
