@@ -25,6 +25,7 @@ import logging
 import os
 import socket
 import ssl
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
@@ -34,22 +35,24 @@ from websockets.server import ServerProtocol
 from websockets.typing import Subprotocol
 
 from server.config import ServerConfig
+from server.limits import address_share
 from server.net.admission import Admission
 from server.net.guard import OneLineLogger, guarded_connection, let_go
 from server.net.keepalive import Keepalive
 
-__all__ = ["ACCEPT_BATCH", "LISTEN_QUEUE", "REFUSED_PER_TURN", "Listener", "listen"]
+__all__ = ["ACCEPT_BATCH", "ACCEPT_PER_TURN", "LISTEN_QUEUE", "Listener", "listen"]
 
 ACCEPT_BATCH: Final = 16
-"""New connections admitted from a listening socket in one turn of the loop (each some
-110 us to set up), so that a burst of hundreds from one address is spread over turns of
-the loop."""
-REFUSED_PER_TURN: Final = 64
-"""New connections refused in one turn of the loop besides: a refusal is one accept and
-one close on the bare descriptor (some 11 us on the benchmark machine, no Python socket
-object), so a turn of refusals costs about what a few admissions do, and a burst of a
-thousand from a few addresses leaves the kernel's queue in some 15 turns rather than 60:
-an honest connection queued behind it waits that much less."""
+"""Admitted connections set up (each some 110 us: its protocol, connection and
+transport) in one turn of the loop, so that a burst of hundreds is spread over turns."""
+ACCEPT_PER_TURN: Final = 128
+"""New connections taken from a listening socket in one turn of the loop. Taking one is
+cheap either way: a refused one is an accept and a close on the bare descriptor (some
+11 us on the benchmark machine, no Python socket object), an admitted one is counted
+and waits for its set-up (:data:`ACCEPT_BATCH` a turn, the address shares in turn). An
+honest connection that arrives behind a burst of a thousand from a few addresses thus
+leaves the kernel's queue in some 8 turns rather than 60, and is set up after at most
+one connection of each other share waiting, not after all of theirs."""
 LISTEN_QUEUE: Final = 1024
 """Connections the kernel holds for the server before they are accepted (the system's
 ``somaxconn`` caps it)."""
@@ -98,8 +101,7 @@ class Listener(asyncio.AbstractServer):
             self._loop.add_reader(sock.fileno(), self._ready, sock)
 
     def _ready(self, sock: socket.socket) -> None:
-        admitted = refused = 0
-        while admitted < ACCEPT_BATCH and refused < REFUSED_PER_TURN:
+        for _ in range(ACCEPT_PER_TURN):
             try:
                 # the bare descriptor: a refused connection never gets a socket object
                 fd, peer = sock._accept()  # type: ignore[attr-defined]
@@ -107,7 +109,6 @@ class Listener(asyncio.AbstractServer):
                 return
             except OSError as error:
                 if error.errno not in _OUT_OF_RESOURCES:
-                    refused += 1
                     continue  # this one went (ECONNABORTED and the like): the next
                 # out of descriptors: the connections waiting stay in the kernel's queue
                 log.warning("accepting paused for %g s: %s", RETRY_AFTER, error)
@@ -116,9 +117,7 @@ class Listener(asyncio.AbstractServer):
                 return
             host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
             if self._refuse is not None and self._refused(fd, host):
-                refused += 1
                 continue
-            admitted += 1
             conn = socket.socket(sock.family, sock.type, sock.proto, fileno=fd)
             try:
                 self._on_accept(conn, host)
@@ -187,6 +186,9 @@ class Doorway:
         self.config, self.server, self.admission = config, server, admission
         self.connection_class, self.choose, self.tls = connection_class, choose, tls
         self.attaching: set[asyncio.Task[None]] = set()
+        # admitted sockets waiting for their set-up, by address share, shares in turn
+        self._parked: dict[str, deque[tuple[socket.socket, str, object]]] = {}
+        self._pump: asyncio.Handle | None = None
 
     def refuse(self, host: str) -> bool:
         """Whether a new connection from ``host`` is refused (counted, and logged at most
@@ -198,7 +200,41 @@ class Doorway:
         return True
 
     def accept(self, sock: socket.socket, host: str) -> None:
-        """Set up an admitted connection (after :meth:`refuse` said ``False``)."""
+        """Take an admitted connection (after :meth:`refuse` said ``False``): counted at
+        once (open, half-open), set up in a later turn, :data:`ACCEPT_BATCH` a turn,
+        one of each address share waiting in turn."""
+        place = object()  # stands for the connection in the counts until it is built
+        self.admission.admit(place, host)
+        share = address_share(host, self.config.ipv6_share_prefix)
+        self._parked.setdefault(share, deque()).append((sock, host, place))
+        if self._pump is None:
+            self._pump = asyncio.get_running_loop().call_soon(self._set_up)
+
+    @property
+    def parked(self) -> int:
+        """Admitted connections waiting for their set-up."""
+        return sum(len(queue) for queue in self._parked.values())
+
+    def _set_up(self) -> None:
+        self._pump = None
+        for _ in range(ACCEPT_BATCH):
+            if not self._parked:
+                break
+            share = next(iter(self._parked))
+            queue = self._parked.pop(share)
+            sock, host, place = queue.popleft()
+            if queue:
+                self._parked[share] = queue  # to the back: the other shares' turn first
+            self.admission.gone(place)
+            try:
+                self._open(sock, host)
+            except Exception:  # our bug: this socket is lost, the others go on
+                log.exception("a new connection from %s could not be set up", host)
+                sock.close()
+        if self._parked:
+            self._pump = asyncio.get_running_loop().call_soon(self._set_up)
+
+    def _open(self, sock: socket.socket, host: str) -> None:
         connection = self._build()
         self.admission.admit(connection, host)
         task = asyncio.get_running_loop().create_task(self._attach(sock, connection))
@@ -247,7 +283,16 @@ class Doorway:
             self.admission.refusals.note("no TLS handshake")
 
     def stop(self) -> None:
-        """Give up the connections still in their TLS handshake (the server closes)."""
+        """Give up the connections still waiting for their set-up or in their TLS
+        handshake (the server closes)."""
+        if self._pump is not None:
+            self._pump.cancel()
+            self._pump = None
+        for queue in self._parked.values():
+            for sock, _, place in queue:
+                self.admission.gone(place)
+                sock.close()
+        self._parked.clear()
         for task in list(self.attaching):
             task.cancel()
 

@@ -12,7 +12,12 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from server.net.listener import ACCEPT_BATCH, REFUSED_PER_TURN, Listener
+import pytest
+from websockets.asyncio import server as ws_server
+
+from server import RunningServer
+from server.net.listener import ACCEPT_BATCH, ACCEPT_PER_TURN, Listener
+from tests.server.helpers import run
 
 
 class Turns:
@@ -111,33 +116,29 @@ def test_a_burst_of_refusals_is_taken_many_per_turn_and_never_more_than_the_boun
 
     per_turn, accepted = asyncio.run(main())
     assert sum(per_turn.values()) == 300 and accepted == []
-    assert max(per_turn.values()) == REFUSED_PER_TURN  # many per turn, never more
-    assert REFUSED_PER_TURN > ACCEPT_BATCH  # a refusal costs far less than an admission
+    assert max(per_turn.values()) == ACCEPT_PER_TURN  # many per turn, never more
+    assert ACCEPT_PER_TURN > ACCEPT_BATCH  # taking one costs far less than setting it up
 
 
-def test_admissions_stay_bounded_per_turn_among_refusals() -> None:
-    async def main() -> tuple[dict[int, int], int]:
+def test_admitted_and_refused_together_never_exceed_the_bound_per_turn() -> None:
+    async def main() -> tuple[dict[int, int], int, int]:
         turns = Turns()
-        admitted: dict[int, int] = {}
+        taken: dict[int, int] = {}
         refused = 0
 
         def refuse(host: str) -> bool:
             nonlocal refused
+            taken[turns.turn] = taken.get(turns.turn, 0) + 1
             refused += host == "127.0.0.7"
             return host == "127.0.0.7"
 
-        def on_accept(sock: socket.socket, host: str) -> None:
-            admitted[turns.turn] = admitted.get(turns.turn, 0) + 1
-            sock.close()
-
-        listening = socket.create_server(("127.0.0.1", 0), backlog=1024)
-        listener = Listener([listening], on_accept, refuse)
-        listener.start()
+        accepted: list[str] = []
+        listener, _, port = await _listen(refuse, accepted)
         turns.start()
         await asyncio.sleep(0)
-        sockets = _burst(listening.getsockname()[1], 200, ("127.0.0.7", "127.0.0.8"))
+        sockets = _burst(port, 300, ("127.0.0.7", "127.0.0.8"))
         for _ in range(500):
-            if sum(admitted.values()) + refused >= 200:
+            if len(accepted) + refused >= 300:
                 break
             await asyncio.sleep(0.01)
         turns.stop()
@@ -145,11 +146,41 @@ def test_admissions_stay_bounded_per_turn_among_refusals() -> None:
             sock.close()
         listener.close()
         await listener.wait_closed()
-        return admitted, refused
+        return taken, refused, len(accepted)
 
-    admitted, refused = asyncio.run(main())
-    assert refused == 100 and sum(admitted.values()) == 100
-    assert max(admitted.values()) <= ACCEPT_BATCH
+    taken, refused, accepted = asyncio.run(main())
+    assert (refused, accepted) == (150, 150)
+    assert max(taken.values()) == ACCEPT_PER_TURN
+
+
+def test_a_newcomer_is_set_up_before_a_burst_queued_ahead_of_it_from_one_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    order: list[str] = []
+    real = ws_server.Server.start_connection_handler
+
+    def noting(self: ws_server.Server, connection: ws_server.ServerConnection) -> None:
+        order.append(str(connection.remote_address[0]))
+        real(self, connection)
+
+    monkeypatch.setattr(ws_server.Server, "start_connection_handler", noting)
+
+    async def test(server: RunningServer) -> None:
+        # the loop is held while 40 sockets of one address, then one of another, connect:
+        # the kernel queues them in that order, and the server finds them all at once
+        sockets = _burst(server.port, 40, ("127.0.0.21",))
+        sockets += _burst(server.port, 1, ("127.0.0.22",))
+        for _ in range(400):
+            if len(order) >= 41:
+                break
+            await asyncio.sleep(0.01)
+        for sock in sockets:
+            sock.close()
+
+    run(test)
+    assert len(order) == 41
+    # set up second (the shares in turn), not 41st (first come, first served)
+    assert order.index("127.0.0.22") == 1
 
 
 def test_a_failing_refusal_check_lets_the_connection_in() -> None:
