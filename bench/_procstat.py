@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["cpu_seconds", "machine_busy_seconds", "net_softirqs", "rss_kib", "schedstat"]
+__all__ = [
+    "cpu_seconds",
+    "machine_busy_seconds",
+    "net_softirqs",
+    "rss_kib",
+    "schedstat",
+    "tcp_counters",
+]
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -55,3 +62,21 @@ def net_softirqs() -> int:
             if name in ("NET_RX:", "NET_TX:"):
                 total += sum(int(count) for count in counts)
     return total
+
+
+def tcp_counters() -> dict[str, int]:
+    """The machine's TCP counters that tell a connection waited on the kernel:
+    ``ListenOverflows`` (a listening queue was full: the handshake's last packet dropped,
+    the client's first data sent again after some 200 ms) and ``RetransSegs``."""
+    found: dict[str, int] = {}
+    for path, table in (("/proc/net/netstat", "TcpExt:"), ("/proc/net/snmp", "Tcp:")):
+        try:
+            with open(path) as lines:
+                rows = [line.split() for line in lines if line.startswith(table)]
+        except OSError:
+            continue
+        for names, values in zip(rows[::2], rows[1::2], strict=False):
+            for name, value in zip(names[1:], values[1:], strict=False):
+                if name in ("ListenOverflows", "RetransSegs"):
+                    found[name] = int(value)
+    return found

@@ -54,7 +54,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.asyncio.client import connect
 
-from bench._procstat import cpu_seconds, machine_busy_seconds, net_softirqs, rss_kib, schedstat
+from bench._procstat import (
+    cpu_seconds,
+    machine_busy_seconds,
+    net_softirqs,
+    rss_kib,
+    schedstat,
+    tcp_counters,
+)
 from bench.abuse_kit import join, place_clients, placement, server_placement, spawn, stop_server
 from bench.abuse_stats import Ledger, Sample, quantile
 from protocol import messages as m
@@ -259,6 +266,7 @@ class Costs:
         self.began = time.monotonic()
         self.cpu, self.sched = cpu_seconds(pid), schedstat(pid)
         self.busy, self.softirqs = machine_busy_seconds(), net_softirqs()
+        self.tcp = tcp_counters()
 
     def figures(self) -> dict[str, float]:
         seconds = max(1e-9, time.monotonic() - self.began)
@@ -268,6 +276,11 @@ class Costs:
             "server_runnable_wait_ms_per_s": round((sched[1] - self.sched[1]) / 1e6 / seconds, 2),
             "machine_busy_pct": round(100 * (machine_busy_seconds() - self.busy) / seconds, 1),
             "net_softirqs_per_s": round((net_softirqs() - self.softirqs) / seconds),
+            # the whole machine's, in the window: a full listening queue, resent segments
+            **{
+                f"tcp_{name.lower()}": count - self.tcp.get(name, 0)
+                for name, count in tcp_counters().items()
+            },
         }
 
 

@@ -55,6 +55,9 @@ class HandshakePacer:
         self.share = share
         self.per_turn = max(1, per_turn)
         self._waiting: dict[str, deque[asyncio.Future[None]]] = {}
+        # the waiting shares that held no connection when one of their upgrades came,
+        # in that order: the next share is found without asking every waiting share
+        self._newcomers: dict[str, None] = {}
         self._pump: asyncio.Handle | None = None
         self.released = 0  # upgrades let through so far
 
@@ -68,7 +71,10 @@ class HandshakePacer:
         on (raises ``CancelledError`` when the caller is cancelled meanwhile)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiting.setdefault(self.share(address), deque()).append(future)
+        share = self.share(address)
+        self._waiting.setdefault(share, deque()).append(future)
+        if self.holds(share) <= 0:
+            self._newcomers[share] = None
         if self._pump is None:
             self._pump = loop.call_soon(self._release)
         await future
@@ -94,10 +100,15 @@ class HandshakePacer:
             self._pump = asyncio.get_running_loop().call_soon(self._release)
 
     def _next_share(self) -> str:
-        """The first waiting share that holds no connection, else the first in turn."""
-        for share in self._waiting:
-            if self.holds(share) <= 0:
+        """The first waiting share that held no connection when an upgrade of its came
+        and holds none still, else the first in turn. Each share leaves the newcomers
+        once it waits no more or holds a connection: a few steps a release, whatever the
+        number of shares waiting (asking each of them was a step per share)."""
+        while self._newcomers:
+            share = next(iter(self._newcomers))
+            if share in self._waiting and self.holds(share) <= 0:
                 return share
+            del self._newcomers[share]
         return next(iter(self._waiting))
 
 
