@@ -1,6 +1,6 @@
 """Abuse benchmark: each attack of issue 10 against a live server, beside an honest table.
 
-    python3 bench/abuse.py                       # every attack, about 2.5 minutes
+    python3 bench/abuse.py                       # every suite, about 10.5 minutes
     python3 bench/abuse.py --attacks ping_flood,bot_tables --seconds 8
     python3 bench/abuse.py --suites core --placement shared   # every process on every core
 
@@ -23,7 +23,11 @@ window of ``--seconds``. For every phase (``baseline`` first, with no attack) it
 the honest ping round trip (p50, p99 in ms), the honest bot's reply (from the action
 sent to the next ``your_turn``: p50 in s, bot delay included), the server's CPU in the
 window (``server_cpu_pct``: its own process, % of one core), the server's largest RSS
-(MiB, its own process), and what the attacker achieved. Every loop is bounded in count
+(MiB, its own process), and what the attacker achieved. Before each attack after the
+first, a quiet window of the same length (no attack, the same honest load) is measured:
+each attack phase reports its p99 against that window and against every quiet window
+pooled, each with a block-bootstrap 95% interval, and whether it is within 2x (``met``,
+``missed`` or ``unclear``; see bench/abuse_stats.py). Every loop is bounded in count
 and time; all traffic stays on loopback. Prints one JSON object on its last line.
 
 Attacks: ``ping_flood`` (websocket ping frames, never reading), ``slow_reader``
