@@ -17,6 +17,15 @@ pairs of ``log(q1 / q0)`` of each pair's bin. Wald's bounds for error rates ``al
     llr = pentanomial_llr(counts, 0.5, 0.6)
     verdict = sprt_verdict(llr, sprt_bounds(0.05, 0.05))   # "H0", "H1" or "continue"
 
+A pair can also be scored as bridge duplicate scores it (*pair points*): the side whose
+points over the pair's two games (its seat in one, the other seat in the other) total
+more wins the pair (1), equal totals draw (1/2), else 0. The seat's luck cancels inside
+the pair, so the pair's result is who played the same cards better. Those pairs fall in
+three bins, and the same generalised LLR over them is the *trinomial* test:
+
+    counts = trinomial_counts([points_pair_score(+40, -10), points_pair_score(0, 0)])
+    llr = trinomial_llr(counts, 0.5, 0.6)
+
 Every function raises :class:`ValueError` for arguments outside its domain.
 """
 
@@ -27,16 +36,23 @@ from collections.abc import Iterable, Sequence
 
 __all__ = [
     "PAIR_SCORES",
+    "TRINOMIAL_SCORES",
     "constrained_mle",
     "pair_score",
     "pentanomial_counts",
     "pentanomial_llr",
+    "points_pair_score",
     "sprt_bounds",
     "sprt_verdict",
+    "trinomial_counts",
+    "trinomial_llr",
 ]
 
 PAIR_SCORES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
 """The five possible pair scores (the bins of the pentanomial model)."""
+
+TRINOMIAL_SCORES: tuple[float, ...] = (0.0, 0.5, 1.0)
+"""The three pair scores of the pair-points unit: lost, drawn, won."""
 
 _REGULARISE = 1e-3
 """Pseudo-count given to an empty bin, so that an all-wins or all-losses start still has
@@ -109,14 +125,11 @@ def constrained_mle(probs: Sequence[float], values: Sequence[float], mean: float
     return [x / norm for x in q]
 
 
-def pentanomial_llr(counts: Sequence[int], p0: float, p1: float) -> float:
-    """The generalised log-likelihood ratio of H1 (win rate ``p1``) against H0 (``p0``)
-    for pentanomial ``counts`` (five bins, :func:`pentanomial_counts`).
-
-    Empty bins get a pseudo-count of 0.001. ``0 < p0 < p1 < 1`` is required.
-    """
-    if len(counts) != len(PAIR_SCORES):
-        raise ValueError(f"five pentanomial counts expected, not {len(counts)}")
+def _gsprt_llr(counts: Sequence[int], values: Sequence[float], p0: float, p1: float) -> float:
+    """The generalised LLR of H1 (mean ``p1``) against H0 (``p0``) for bin ``counts``
+    over ``values``; empty bins get a pseudo-count of 0.001."""
+    if len(counts) != len(values):
+        raise ValueError(f"{len(values)} counts expected, not {len(counts)}")
     if any(c < 0 for c in counts):
         raise ValueError("counts must be non-negative")
     if not 0.0 < p0 < p1 < 1.0:
@@ -127,9 +140,45 @@ def pentanomial_llr(counts: Sequence[int], p0: float, p1: float) -> float:
     padded = [c if c > 0 else _REGULARISE for c in counts]
     total = sum(padded)
     probs = [c / total for c in padded]
-    q0 = constrained_mle(probs, PAIR_SCORES, p0)
-    q1 = constrained_mle(probs, PAIR_SCORES, p1)
+    q0 = constrained_mle(probs, values, p0)
+    q1 = constrained_mle(probs, values, p1)
     return pairs * sum(w * math.log(b / a) for w, a, b in zip(probs, q0, q1, strict=True))
+
+
+def pentanomial_llr(counts: Sequence[int], p0: float, p1: float) -> float:
+    """The generalised log-likelihood ratio of H1 (win rate ``p1``) against H0 (``p0``)
+    for pentanomial ``counts`` (five bins, :func:`pentanomial_counts`).
+
+    Empty bins get a pseudo-count of 0.001. ``0 < p0 < p1 < 1`` is required.
+    """
+    return _gsprt_llr(counts, PAIR_SCORES, p0, p1)
+
+
+def points_pair_score(a_points: int | float, b_points: int | float) -> float:
+    """A pair's score by pair points: 1 if A's points over the pair's two games total
+    more than B's, 0.5 if equal, else 0."""
+    if a_points > b_points:
+        return 1.0
+    return 0.5 if a_points == b_points else 0.0
+
+
+def trinomial_counts(pair_scores: Iterable[float]) -> list[int]:
+    """How many pairs were lost, drawn and won (scores 0, 1/2, 1): three counts."""
+    counts = [0] * len(TRINOMIAL_SCORES)
+    for score in pair_scores:
+        if score not in TRINOMIAL_SCORES:
+            raise ValueError(f"a pair-points score is 0, 0.5 or 1, not {score}")
+        counts[TRINOMIAL_SCORES.index(score)] += 1
+    return counts
+
+
+def trinomial_llr(counts: Sequence[int], p0: float, p1: float) -> float:
+    """The generalised LLR of H1 (A's pair score ``p1``) against H0 (``p0``) for
+    trinomial ``counts`` (lost, drawn, won: :func:`trinomial_counts`).
+
+    Empty bins get a pseudo-count of 0.001. ``0 < p0 < p1 < 1`` is required.
+    """
+    return _gsprt_llr(counts, TRINOMIAL_SCORES, p0, p1)
 
 
 def sprt_verdict(llr: float, bounds: tuple[float, float]) -> str:

@@ -4,6 +4,7 @@
     python3 bench/strength.py --a easy --b random --pairs 500
     python3 bench/strength.py --a hard --b normal --sprt 0.5 0.6 --pairs 400 --max-wall 3600
     python3 bench/strength.py --a hard --b pimc --pairs 40 --workers 1    # or --b ismcts
+    python3 bench/strength.py --a hard --b pimc --sprt 0.5 0.6 --pair-score points --max-hands 1
     python3 bench/strength.py --a hard --b hard --set-a fog=false --pairs 40 --max-hands 1
 
 A side is a bot level, a reference opponent of ``bench/reference`` (``ismcts``, ``pimc``:
@@ -14,7 +15,10 @@ order until the test decides (H0: A's win rate is ``P0``, H1: it is ``P1``; ``--
 and ``--beta`` default to 0.05), with ``--pairs`` as the cap on pairs and ``--max-wall``
 as the cap on seconds; at a cap it reports the verdict "undecided". The test is the
 pentanomial generalised SPRT of ``bench/sprt.py`` (the pair is the unit, a draw counts
-half).
+half). ``--pair-score points`` scores each pair as bridge duplicate does instead (A wins
+the pair when its points over the two games total more than B's, a tie is half) and runs
+the trinomial test on those pairs. Both LLRs are reported; the verdict is the chosen
+unit's. The pair-points win rate and its interval are in the JSON in every mode.
 
 Each pair plays one sequence of shuffle seeds twice, with the seats swapped, so card luck
 cancels as far as the draft lets it. Games run in parallel processes. Decision times are
@@ -51,16 +55,30 @@ from bench.sprt import (
     pair_score,
     pentanomial_counts,
     pentanomial_llr,
+    points_pair_score,
     sprt_bounds,
     sprt_verdict,
+    trinomial_counts,
+    trinomial_llr,
 )
-from bench.strength_tally import BID_KEYS, bidding_report, hand_record, tally_hand
+from bench.strength_tally import (
+    BID_KEYS,
+    bidding_report,
+    hand_record,
+    mean_interval,
+    pair_points_report,
+    tally_hand,
+)
 from engine import Deal, GameState, Phase, RuleSet
 from engine.actions import Action
 from engine.bot import LEVELS, Bot
 
 SIDES = (*LEVELS, *REFERENCES, "random")
 Tweaks = tuple[tuple[str, ...], tuple[str, ...]]
+_MODELS = {
+    "games": "pentanomial GSPRT (pair scores 0, 1/4, 1/2, 3/4, 1; draws half)",
+    "points": "trinomial GSPRT (pair won, drawn or lost on its two games' points)",
+}
 """Per side, ``FIELD=VALUE`` overrides of its search config (``--set-a``, ``--set-b``)."""
 
 
@@ -216,14 +234,6 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-def _interval(values: list[float]) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, float("nan"), float("nan")
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
-
 def _finite(value: float) -> float | None:
     """``value``, or ``None`` where it is not a number (JSON has no NaN)."""
     return None if math.isnan(value) else value
@@ -233,6 +243,12 @@ def _game_score(game: GameResult) -> float:
     if game.winner is None:
         return 0.5
     return 1.0 if game.winner == game.a_seat else 0.0
+
+
+def pair_margin(games: list[GameResult]) -> int:
+    """A's points minus B's over a pair's games (final scores; one hand a game: its
+    points), the margin that pair points (``--pair-score points``) score."""
+    return sum(g.scores[g.a_seat] - g.scores[1 - g.a_seat] for g in games)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -257,6 +273,13 @@ def main(argv: list[str] | None = None) -> None:
         metavar=("P0", "P1"),
         default=None,
         help="sequential test of H0: A's win rate P0 against H1: P1",
+    )
+    parser.add_argument(
+        "--pair-score",
+        choices=("games", "points"),
+        default="games",
+        help="the SPRT's unit: games won in the pair (pentanomial) or the pair won on "
+        "points (trinomial, duplicate scoring)",
     )
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
@@ -284,11 +307,12 @@ def main(argv: list[str] | None = None) -> None:
     sprt: dict[str, object] | None = None
     bounds = sprt_bounds(args.alpha, args.beta)
     pair_results: list[float] = []
+    points_results: list[float] = []
     verdict = "continue"
-    llr = 0.0
+    llr = llr_games = llr_points = 0.0
 
     def decided(games: list[GameResult]) -> bool:
-        nonlocal verdict, llr
+        nonlocal verdict, llr, llr_games, llr_points
         if args.log is not None:  # each hand of the pair, as it was played, for study
             with open(args.log, "a", encoding="utf-8") as log:
                 for game in games:
@@ -300,7 +324,10 @@ def main(argv: list[str] | None = None) -> None:
         if args.sprt is None:
             return False
         pair_results.append(pair_score(*(_game_score(g) for g in games)))
-        llr = pentanomial_llr(pentanomial_counts(pair_results), args.sprt[0], args.sprt[1])
+        points_results.append(points_pair_score(pair_margin(games), 0))
+        llr_games = pentanomial_llr(pentanomial_counts(pair_results), *args.sprt)
+        llr_points = trinomial_llr(trinomial_counts(points_results), *args.sprt)
+        llr = llr_points if args.pair_score == "points" else llr_games
         verdict = sprt_verdict(llr, bounds)
         return verdict != "continue"
 
@@ -348,11 +375,15 @@ def main(argv: list[str] | None = None) -> None:
             "p1": args.sprt[1],
             "alpha": args.alpha,
             "beta": args.beta,
-            "model": "pentanomial GSPRT (pair scores 0, 1/4, 1/2, 3/4, 1; draws half)",
+            "model": _MODELS[args.pair_score],
+            "unit": args.pair_score,
             "verdict": verdict if verdict != "continue" else "undecided",
             "llr": round(llr, 3),
             "bounds": [round(bounds[0], 3), round(bounds[1], 3)],
+            "llr_games": round(llr_games, 3),
+            "llr_points": round(llr_points, 3),
             "pentanomial": counts,
+            "trinomial": trinomial_counts(points_results),
             "pairs_played": len(pair_results),
             "stopped_by": stopped_by,
         }
@@ -360,6 +391,7 @@ def main(argv: list[str] | None = None) -> None:
     wins_a = wins_b = draws = capped = 0
     pair_scores: dict[int, list[float]] = {}
     pair_diffs: dict[int, list[int]] = {}
+    pair_margins: dict[int, int] = {}
     all_diffs: list[int] = []
     times: dict[str, list[float]] = {}
     play_times: dict[str, list[float]] = {}
@@ -376,6 +408,7 @@ def main(argv: list[str] | None = None) -> None:
         capped += game.capped
         pair_scores.setdefault(game.pair, []).append(score)
         pair_diffs.setdefault(game.pair, []).extend(game.hand_diffs)
+        pair_margins[game.pair] = pair_margins.get(game.pair, 0) + pair_margin([game])
         all_diffs.extend(game.hand_diffs)
         for level, values in game.times.items():
             times.setdefault(level, []).extend(values)
@@ -390,8 +423,8 @@ def main(argv: list[str] | None = None) -> None:
     if not results:
         print(json.dumps({"a": args.a, "b": args.b, "pairs": 0, "sprt": sprt}))
         return
-    win_rate, win_low, win_high = _interval([statistics.fmean(v) for v in pair_scores.values()])
-    diff_mean, diff_low, diff_high = _interval(
+    win_rate, win_low, win_high = mean_interval([statistics.fmean(v) for v in pair_scores.values()])
+    diff_mean, diff_low, diff_high = mean_interval(
         [statistics.fmean(v) for v in pair_diffs.values() if v]
     )
     decision_time = {
@@ -429,6 +462,7 @@ def main(argv: list[str] | None = None) -> None:
             _finite(round(max(0.0, win_low), 4)),
             _finite(round(min(1.0, win_high), 4)),
         ],
+        "pair_points": pair_points_report(list(pair_margins.values())),
         "hands": len(all_diffs),
         "mean_hand_diff": round(diff_mean, 2),
         "mean_hand_diff_ci95": [_finite(round(diff_low, 2)), _finite(round(diff_high, 2))],

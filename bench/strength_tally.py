@@ -1,14 +1,28 @@
-"""Per-level bid tallies of the strength benchmark: bids made, bags, nils and blind nils.
+"""Per-level bid tallies of the strength benchmark: bids made, bags, nils and blind nils;
+and the pair-points summary of its duplicate pairs.
 
 ``tally = dict.fromkeys(BID_KEYS, 0)``; ``tally_hand(tally, bid, blind, result, seat)`` for
-each hand and seat; ``bidding_report({level: tally})`` gives the JSON figures. Raises nothing.
+each hand and seat; ``bidding_report({level: tally})`` gives the JSON figures;
+``pair_points_report(margins)`` the pairs won, drawn and lost on points with A's pair
+score and its 95% interval. Raises nothing.
 """
 
 from __future__ import annotations
 
+import math
+import statistics
+
+from bench.sprt import points_pair_score, trinomial_counts
 from engine import HandResult
 
-__all__ = ["BID_KEYS", "bidding_report", "hand_record", "tally_hand"]
+__all__ = [
+    "BID_KEYS",
+    "bidding_report",
+    "hand_record",
+    "mean_interval",
+    "pair_points_report",
+    "tally_hand",
+]
 
 BID_KEYS = (
     "hands",
@@ -88,3 +102,26 @@ def hand_record(result: HandResult, labels: tuple[str, str]) -> dict[str, object
         "points": list(result.points),
         "bags_added": list(result.bags_added),
     }
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its normal 95% interval (NaN bounds under two values)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, float("nan"), float("nan")
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def pair_points_report(margins: list[float]) -> dict[str, object]:
+    """Pairs scored by pair points from each pair's ``margins`` (A's points over its two
+    games minus B's): pairs, lost / drawn / won counts, A's pair score with its 95%
+    interval (clipped to [0, 1]; ``None`` where undefined)."""
+    scores = [points_pair_score(margin, 0) for margin in margins]
+    lost, drawn, won = trinomial_counts(scores)
+    report: dict[str, object] = {"pairs": len(scores), "won": won, "drawn": drawn, "lost": lost}
+    if not scores:
+        return {**report, "win_rate": None, "win_rate_ci95": [None, None]}
+    rate, low, high = mean_interval(scores)
+    bounds = [None if math.isnan(x) else round(min(1.0, max(0.0, x)), 4) for x in (low, high)]
+    return {**report, "win_rate": round(rate, 4), "win_rate_ci95": bounds}

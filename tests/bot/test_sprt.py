@@ -6,12 +6,16 @@ import pytest
 
 from bench.sprt import (
     PAIR_SCORES,
+    TRINOMIAL_SCORES,
     constrained_mle,
     pair_score,
     pentanomial_counts,
     pentanomial_llr,
+    points_pair_score,
     sprt_bounds,
     sprt_verdict,
+    trinomial_counts,
+    trinomial_llr,
 )
 
 
@@ -100,3 +104,53 @@ def test_verdicts_at_the_bounds() -> None:
     assert pentanomial_llr([0, 0, 0, 0, 0], 0.5, 0.6) == 0.0
     with pytest.raises(ValueError):
         pentanomial_llr([1, 2, 3, 4, 5], 0.6, 0.5)
+
+
+# The pair-points unit (duplicate scoring): a pair is won, drawn or lost on its points.
+
+
+def test_a_pair_is_won_drawn_or_lost_on_its_two_games_points() -> None:
+    assert points_pair_score(120, 40) == 1.0
+    assert points_pair_score(-30, -30) == 0.5
+    assert points_pair_score(-31, -30) == 0.0
+    assert trinomial_counts([1.0, 0.5, 0.0, 1.0, 1.0]) == [1, 1, 3]
+    assert TRINOMIAL_SCORES == (0.0, 0.5, 1.0)
+    with pytest.raises(ValueError):
+        trinomial_counts([0.75])
+
+
+def test_trinomial_llr_against_a_hand_solved_case() -> None:
+    # Counts lost 1, drawn 2, won 3 (N = 6). With mean m the bins are (a, b, c) with
+    # b = 2 (m - c), a = 1 - 2m + c; the likelihood's stationary point in c solves
+    # n0 / a - n1 / (m - c) + n2 / c = 0.
+    # m = 0.5: a = c = (n0 + n2) / 2N = 1/3, b = n1 / N = 1/3.
+    # m = 0.6: 1/(c - .2) - 2/(.6 - c) + 3/c = 0, i.e. 6c^2 - 3.4c + 0.36 = 0, whose root
+    # above 0.2 is c = (3.4 + sqrt(2.92)) / 12 = 0.425733, b = 0.348534, a = 0.225733.
+    c = (3.4 + math.sqrt(2.92)) / 12
+    assert c == pytest.approx(0.425733, abs=1e-6)
+    a1, b1, c1 = c - 0.2, 2 * (0.6 - c), c
+    expected = math.log(a1 * 3) + 2 * math.log(b1 * 3) + 3 * math.log(c1 * 3)
+    assert expected == pytest.approx(0.433404, abs=1e-6)
+    assert trinomial_llr([1, 2, 3], 0.5, 0.6) == pytest.approx(expected, abs=1e-9)
+    # the pentanomial test on the same pairs (no 1/4 or 3/4 bins) agrees up to its pseudo-counts
+    assert pentanomial_llr([1, 0, 2, 0, 3], 0.5, 0.6) == pytest.approx(expected, abs=1e-3)
+
+
+def test_trinomial_without_draws_is_walds_binomial_sprt() -> None:
+    wins, losses = 25, 10
+    expected = wins * math.log(0.6 / 0.5) + losses * math.log(0.4 / 0.5)  # 4.5580 - 2.2314
+    assert expected == pytest.approx(2.3266, abs=1e-4)
+    assert trinomial_llr([losses, 0, wins], 0.5, 0.6) == pytest.approx(expected, abs=0.02)
+
+
+def test_trinomial_verdicts_and_domain() -> None:
+    bounds = sprt_bounds(0.05, 0.05)
+    assert trinomial_llr([0, 0, 0], 0.5, 0.6) == 0.0
+    assert trinomial_llr([0, 40, 0], 0.45, 0.55) == pytest.approx(0.0, abs=1e-9)
+    # 30 pairs won on points, 8 lost, 2 drawn: LLR about 30 log 1.2 + 8 log 0.8 > 2.944
+    assert sprt_verdict(trinomial_llr([8, 2, 30], 0.5, 0.6), bounds) == "H1"
+    assert sprt_verdict(trinomial_llr([25, 2, 10], 0.5, 0.6), bounds) == "H0"
+    with pytest.raises(ValueError):
+        trinomial_llr([1, 2, 3, 4, 5], 0.5, 0.6)
+    with pytest.raises(ValueError):
+        trinomial_llr([1, 2, 3], 0.6, 0.5)
