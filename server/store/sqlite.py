@@ -17,7 +17,6 @@ stored, only their SHA-256::
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import threading
@@ -28,14 +27,11 @@ from typing import Any
 from server.store import accounts_schema, sqlite_retention
 from server.store.accounts_rows import AccountRows
 from server.store.base import (
-    ActionRow,
     CommitBatch,
     FencedError,
-    PlayerRow,
     StoreError,
-    TableRow,
-    token_hash,
 )
+from server.store.game_rows import GameRows
 from server.store.order import BatchOrder, TryHold
 from server.store.policy import Reclaimed, RetentionPolicy
 from server.store.sqlite_schema import SCHEMA as _SCHEMA
@@ -79,6 +75,22 @@ class Store:
         self._checkpointer: threading.Thread | None = None
         self._truncating = threading.Lock()  # held by a checkpoint that blocks writers
         self.accounts = AccountRows(self._read, self._write, "?")
+        # the game's rows: one SQL for both stores (server/store/game_rows.py), bound as
+        # this store's own methods, which the Storage protocol names
+        games = GameRows(self._read, self._write, "?", now="julianday('now')")
+        self.add_player = games.add_player
+        self.add_player_hashed = games.add_player_hashed
+        self.player_by_token = games.player_by_token
+        self.player_count = games.player_count
+        self.save_table = games.save_table
+        self.load_table = games.load_table
+        self.load_tables = games.load_tables
+        self.append_action = games.append_action
+        self.load_actions = games.load_actions
+        self.save_record = games.save_record
+        self.record_json = games.record_json
+        self.save_analysis = games.save_analysis
+        self.analysis_json = games.analysis_json
         self._stop = threading.Event()
         self.wal_limit_bytes = wal_limit_bytes
         self.checkpoint_interval = checkpoint_interval
@@ -310,68 +322,6 @@ class Store:
                 self.on_begin()
         self._held.append((sql, params))
 
-    # ---- players ----------------------------------------------------------------------
-
-    def add_player(self, player_id: str, name: str, token: str) -> None:
-        self.add_player_hashed(player_id, name, token_hash(token))
-
-    def add_player_hashed(self, player_id: str, name: str, hashed: str) -> None:
-        """Store a player by the SHA-256 of its token (see :func:`token_hash`)."""
-        self._write(
-            "INSERT INTO players (id, name, token_hash) VALUES (?, ?, ?)",
-            (player_id, name, hashed),
-        )
-
-    def player_by_token(self, token: str) -> PlayerRow | None:
-        rows = self._read("SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),))
-        return PlayerRow(rows[0][0], rows[0][1]) if rows else None
-
-    def player_count(self) -> int:
-        return int(self._read("SELECT count(*) FROM players", ())[0][0])
-
-    # ---- tables and actions ----------------------------------------------------------
-
-    def save_table(self, code: str, data: dict[str, Any], status: str, game_no: int) -> None:
-        self._write(
-            "INSERT INTO tables (code, data, status, game_no) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (code) DO UPDATE SET data = excluded.data, status = excluded.status, "
-            "game_no = excluded.game_no, updated = julianday('now')",
-            (code, json.dumps(data), status, game_no),
-            table=code,
-        )
-
-    def load_table(self, code: str) -> TableRow | None:
-        """The stored row of table ``code`` (whatever its status), or ``None``."""
-        rows = self._read("SELECT code, data, status, game_no FROM tables WHERE code = ?", (code,))
-        return TableRow(rows[0][0], str(rows[0][1]), rows[0][2], rows[0][3]) if rows else None
-
-    def load_tables(self) -> list[TableRow]:
-        """Every table that is not closed."""
-        rows = self._read(
-            "SELECT code, data, status, game_no FROM tables WHERE status != 'closed' "
-            "ORDER BY updated",
-            (),
-        )
-        return [TableRow(code, str(data), status, game_no) for code, data, status, game_no in rows]
-
-    def append_action(
-        self, code: str, game_no: int, index: int, seat: int | None, action: str, seq: int | None
-    ) -> None:
-        """Store one accepted action (``index`` is the state version it produced)."""
-        self._write(
-            "INSERT INTO actions (code, game_no, idx, seat, action, seq) VALUES (?, ?, ?, ?, ?, ?)",
-            (code, game_no, index, seat, action, seq),
-            table=code,
-        )
-
-    def load_actions(self, code: str, game_no: int) -> list[ActionRow]:
-        rows = self._read(
-            "SELECT idx, seat, action, seq FROM actions WHERE code = ? AND game_no = ? "
-            "ORDER BY idx",
-            (code, game_no),
-        )
-        return [ActionRow(idx, seat, action, seq) for idx, seat, action, seq in rows]
-
     # ---- fencing ---------------------------------------------------------------------
 
     def claim_table(self, code: str, generation: int) -> None:
@@ -398,35 +348,6 @@ class Store:
         if self._open and code not in self._claims_before:
             self._claims_before[code] = self.claimed.get(code)
         self.claimed[code] = generation
-
-    # ---- records ---------------------------------------------------------------------
-
-    def save_record(self, record_id: str, code: str, game_no: int, record: dict[str, Any]) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO records (record_id, code, game_no, record) VALUES (?, ?, ?, ?)",
-            (record_id, code, game_no, json.dumps(record)),
-            table=code,
-        )
-
-    def record_json(self, record_id: str) -> str | None:
-        rows = self._read("SELECT record FROM records WHERE record_id = ?", (record_id,))
-        return str(rows[0][0]) if rows else None
-
-    # ---- analyses (a cache: each is worked out again from its record if lost) --------
-
-    def save_analysis(self, record_id: str, seat: int, level: str, analysis_json: str) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO analyses (record_id, seat, level, analysis)"
-            " VALUES (?, ?, ?, ?)",
-            (record_id, seat, level, analysis_json),
-        )
-
-    def analysis_json(self, record_id: str, seat: int, level: str) -> str | None:
-        rows = self._read(
-            "SELECT analysis FROM analyses WHERE record_id = ? AND seat = ? AND level = ?",
-            (record_id, seat, level),
-        )
-        return str(rows[0][0]) if rows else None
 
     # ---- retention (the queries: server/store/sqlite_retention.py) ------------------
 
