@@ -17,7 +17,7 @@ from dataclasses import replace
 from engine.bot.evaluate import modes_table
 from engine.bot.heuristics import bid_likelihood
 from engine.bot.knowledge import Knowledge
-from engine.cards import SUIT_MASKS
+from engine.cards import ALL_CARDS_MASK, SPADES, SUIT_MASKS
 from engine.fast import greedy_card
 from engine.game import PlayerView
 
@@ -26,6 +26,7 @@ __all__ = [
     "follow_exclusions",
     "narrowed_knowledge",
     "opponent_bid_weight",
+    "opponent_lead_weight",
     "opponent_play_weight",
 ]
 
@@ -154,6 +155,69 @@ def opponent_play_weight(view: PlayerView, know: Knowledge) -> Callable[[int], f
                 if not between & ~(held | before):
                     continue  # equivalent for the opponent: nothing of others between
             value *= _MISMATCH
+        return value
+
+    return weight
+
+
+def opponent_lead_weight(
+    view: PlayerView, know: Knowledge, mismatch: float
+) -> Callable[[int], float] | None:
+    """The likelihood of a drawn opponent hand given its own leads (``None``: no lead yet,
+    the bids are not known, or ``mismatch >= 1``: off).
+
+    Like :func:`opponent_play_weight` for follows: the opponent's hand at each trick it
+    led is rebuilt from the drawn hand and the cards it played since, and the greedy lead
+    of :mod:`engine.fast` in its mood at that trick is the model. The model does not see
+    the bot's hand: it judges every card it has not seen played as possibly the bot's (a
+    seat cashes a card only when it is sure to win). Each lead the model would not have
+    made (nor a card equivalent to it for the opponent) multiplies the weight by
+    ``mismatch``.
+    """
+    me, opp = know.me, know.opp
+    my_bid = 0 if view.blind_nil[me] else view.bids[me]
+    opp_bid = 0 if view.blind_nil[opp] else view.bids[opp]
+    if mismatch >= 1.0 or my_bid is None or opp_bid is None:
+        return None
+    modes = modes_table((my_bid, opp_bid))
+    # per lead: (card led, wanted, the bot wanted, cards it played from then on, every
+    # card played before this trick)
+    leads: list[tuple[int, bool, bool, int, int]] = []
+    won_me = won_opp = 0
+    played_before = 0
+    later = know.opp_played
+    for trick in view.tricks:
+        first, second = int(trick.cards[0]), int(trick.cards[1])
+        opp_card = second if trick.leader == me else first
+        later &= ~(1 << opp_card)
+        if trick.leader == opp:
+            mode = modes[won_me * 14 + won_opp]
+            leads.append(
+                (first, bool(mode & 2), bool(mode & 1), later | (1 << first), played_before)
+            )
+        played_before |= (1 << first) | (1 << second)
+        if trick.winner == me:
+            won_me += 1
+        else:
+            won_opp += 1
+    if not leads:
+        return None
+    spades = SUIT_MASKS[SPADES]
+
+    def weight(hand: int) -> float:
+        value = 1.0
+        for card, wanted, bot_wants, since, before in leads:
+            held = hand | since
+            others = ALL_CARDS_MASK & ~(held | before)
+            model = greedy_card(held, others, -1, bool(before & spades), wanted, bot_wants)
+            if model == card:
+                continue
+            if model // 13 == card // 13:
+                low, high = (model, card) if model < card else (card, model)
+                between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
+                if not between & others:
+                    continue  # equivalent for the opponent
+            value *= mismatch
         return value
 
     return weight

@@ -37,6 +37,7 @@ from engine.bot.inference import (
     follow_exclusions,
     narrowed_knowledge,
     opponent_bid_weight,
+    opponent_lead_weight,
     opponent_play_weight,
 )
 from engine.bot.knowledge import Knowledge, sample_hand
@@ -123,6 +124,10 @@ class SearchConfig:
     chase: float = 0.5
     """In the card search's playouts, the seat whose bid is made chases the opponent's set
     only while the opponent still needs at least this share of the tricks left."""
+    lead_mismatch: float = 1.0
+    """With ``play_inference``, weigh each sampled deal also by the opponent's own leads:
+    each lead the greedy lead model would not have made multiplies its weight by this
+    (:func:`engine.bot.inference.opponent_lead_weight`; ``1``: leads are not read)."""
     focus: bool = False
     """Spend half of a card decision's deals on every card and the other half on the two
     best cards after the first half (successive halving), instead of all on all."""
@@ -140,6 +145,7 @@ class SearchConfig:
             bid_shift=self.bid_shift,
             play_inference=self.play_inference,
             focus=self.focus,
+            lead_mismatch=self.lead_mismatch,
             chase=self.chase,
             fog=self.fog,
             draft_samples=self.draft_samples
@@ -220,6 +226,8 @@ def search_play(
     if config.play_inference:
         narrowed = narrowed_knowledge(view, know)
         weight = combined_likelihood(weight, opponent_play_weight(view, know))
+        leads = opponent_lead_weight(view, know, config.lead_mismatch)
+        weight = combined_likelihood(weight, leads)
     left = hand.bit_count()  # tricks left including the current one
     exact = left <= config.endgame_tricks
     budget = config.endgame_solves if exact else config.playouts
