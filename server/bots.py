@@ -36,7 +36,7 @@ from engine.analysis import analysis_to_dict, analyze_record
 from engine.bot import Bot
 from server.loop_pool import LoopPool
 
-__all__ = ["BotRunner", "FairTurns", "analyse", "choose"]
+__all__ = ["WORKER_NICENESS", "BotRunner", "FairTurns", "analyse", "choose"]
 
 log = logging.getLogger("server")
 
@@ -55,10 +55,20 @@ def analyse(record_json: str, seat: int, level: str) -> str:
     return json.dumps(analysis_to_dict(analyze_record(record, seat, level)))
 
 
+WORKER_NICENESS = 19
+"""The bot workers' niceness. Where the server and its workers share a core, a wake-up of
+the loop must take the core from a worker that is thinking: at nice 10 a process at
+normal priority waking every 2 ms beside two busy workers was 3.8 ms late at p99, at 19
+0.8 to 1.1 ms, and the workers did as much work (``bench/abuse_prio.py``, see
+docs/benchmarks.md, Round 6). ``SCHED_IDLE`` was as quick for the loop but gave the
+workers a third of what a nice-19 job of the host beside them got."""
+
+
 def _lower_priority() -> None:
-    """Run in each worker as it starts: bot thinking yields the CPU to the event loop."""
+    """Run in each worker as it starts: bot thinking yields the CPU to the event loop
+    (niceness :data:`WORKER_NICENESS`, whatever the server's own)."""
     with contextlib.suppress(OSError, AttributeError):
-        os.nice(10)
+        os.setpriority(os.PRIO_PROCESS, 0, max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, 0)))
 
 
 class FairTurns:
