@@ -316,6 +316,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "server_alive": server.poll() is None,
                     "attacker": dict(results.get(name, {})) if name != "baseline" else {},
                 }
+            if args.attacks:  # the last attack's quiet window after it (bracketed)
+                await quiet_window(server, honest, ledger, args.seconds)
             honest.stop = True
             for task in tasks:
                 task.cancel()

@@ -283,6 +283,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "attacker": dict(results.get(name, {})) if name != "baseline" else {},
                 }
                 await asyncio.sleep(args.pause)  # what the attack left is reclaimed
+            if args.attacks:  # the last attack's quiet window after it (bracketed)
+                await quiet_window(server, honest, ledger, args.seconds)
             honest.stop = True
             for task in tasks:
                 task.cancel()
