@@ -36,7 +36,7 @@ from engine.analysis import analysis_to_dict, analyze_record
 from engine.bot import Bot
 from server.loop_pool import LoopPool
 
-__all__ = ["WORKER_NICENESS", "BotRunner", "FairTurns", "analyse", "choose"]
+__all__ = ["WORKER_NICENESS", "BotRunner", "FairTurns", "analyse", "choose", "lower_priority"]
 
 log = logging.getLogger("server")
 
@@ -64,9 +64,10 @@ docs/benchmarks.md, Round 6). ``SCHED_IDLE`` was as quick for the loop but gave 
 workers a third of what a nice-19 job of the host beside them got."""
 
 
-def _lower_priority() -> None:
-    """Run in each worker as it starts: bot thinking yields the CPU to the event loop
-    (niceness :data:`WORKER_NICENESS`, whatever the server's own)."""
+def lower_priority() -> None:
+    """Run in each worker as it starts (the bots' and the analyses'): their thinking
+    yields the CPU to the event loop (niceness :data:`WORKER_NICENESS`, whatever the
+    server's own). Raises nothing (a system without priorities: left as it is)."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, 0, max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, 0)))
 
@@ -151,7 +152,7 @@ class BotRunner:
     def _get_executor(self) -> concurrent.futures.Executor | LoopPool:
         if self._executor is None:
             if self.workers > 0:
-                self._executor = LoopPool(self.workers, initializer=_lower_priority)
+                self._executor = LoopPool(self.workers, initializer=lower_priority)
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
                     max_workers=1, thread_name_prefix="spades-bot"

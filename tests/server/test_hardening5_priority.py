@@ -7,6 +7,7 @@ import asyncio
 import os
 
 from server.bots import BotRunner
+from server.gateway.analyses import AnalysisWorker
 
 
 def test_bot_workers_run_at_niceness_19_under_the_normal_scheduler() -> None:
@@ -24,3 +25,14 @@ def test_bot_workers_run_at_niceness_19_under_the_normal_scheduler() -> None:
     assert niceness == 19
     # not SCHED_IDLE: a nice-19 job of the host beside the workers would starve them
     assert policy == os.SCHED_OTHER
+
+
+def test_the_analysis_worker_runs_at_the_bot_workers_niceness() -> None:
+    # an analysis at nice 10 beside bots at 19 would take the core from them nine to one
+    worker = AnalysisWorker(processes=True)
+    try:
+        executor = worker._get_executor()
+        niceness = executor.submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=60)
+    finally:
+        worker.close()
+    assert niceness == 19
