@@ -76,12 +76,12 @@ from bench.abuse_kit import (
     measure,
     place_clients,
     placement,
-    quiet_window,
     ratio,
     server_process,
     spawn,
     until,
 )
+from bench.abuse_settle import quiet_window
 from bench.abuse_stats import Ledger
 from protocol import messages as m
 from protocol.codec import encode

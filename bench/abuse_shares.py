@@ -55,12 +55,12 @@ from bench.abuse_kit import (  # the same honest player as every abuse suite
     measure,
     open_ws,
     place_clients,
-    quiet_window,
     ratio,
     server_process,
     spawn,
     until,
 )
+from bench.abuse_settle import quiet_window
 from bench.abuse_stats import Ledger
 from protocol import messages as m
 from protocol.codec import decode_server, encode

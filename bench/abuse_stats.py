@@ -197,6 +197,7 @@ class Ledger:
         self._phases: dict[str, tuple[Sample, list[float], Sample, list[float]]] = {}
         self._after: dict[str, Sample] = {}  # phase -> the quiet window measured next
         self._unfollowed: list[str] = []  # phases no quiet window has followed yet
+        self.settled: list[float] = []  # s each quiet window waited for leftovers to stop
 
     def quiet(self, sample: Sample, replies: list[float] | None = None) -> None:
         self._quiet.append(sample)
@@ -245,6 +246,7 @@ class Ledger:
             f"quiet_{prefix}_p99s_ms": [
                 None if v is None else round(v * 1000, 2) for v in quiet_p99
             ],
+            "quiet_settle_s": list(self.settled),
             **{
                 f"{prefix}_2x_{word}_bracketed": [
                     n for n, f in every.items() if f.get(f"{prefix}_within_2x_bracketed") == word
