@@ -63,10 +63,8 @@ normal priority waking every 2 ms beside two busy workers was 3.8 ms late at p99
 docs/benchmarks.md, Round 6). ``SCHED_IDLE`` was as quick for the loop but gave the
 workers a third of what a nice-19 job of the host beside them got. Where the kernel
 shares the CPU between sessions first (``sched_autogroup``), a niceness counts only
-within a session: each worker starts a session of its own, so busy workers do not spend
-the server's session's share. The session's group keeps the default weight: at nice 19
-too, a host's busy process in another session left the bots so little that the honest
-player's bot reply went from 0.61 to 1.32 s."""
+within a session: each worker starts a session of its own and gives it this niceness
+too, so busy workers do not spend the server's session's share."""
 
 
 def lower_priority() -> None:
@@ -75,6 +73,8 @@ def lower_priority() -> None:
     server's own). Raises nothing (a system without priorities: left as it is)."""
     with contextlib.suppress(OSError, AttributeError):
         os.setsid()  # a scheduling group of its own where the kernel groups by session
+    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
+        group.write(str(WORKER_NICENESS))
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, 0, max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, 0)))
 
