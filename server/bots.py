@@ -61,20 +61,13 @@ the loop must take the core from a worker that is thinking: at nice 10 a process
 normal priority waking every 2 ms beside two busy workers was 3.8 ms late at p99, at 19
 0.8 to 1.1 ms, and the workers did as much work (``bench/abuse_prio.py``, see
 docs/benchmarks.md, Round 6). ``SCHED_IDLE`` was as quick for the loop but gave the
-workers a third of what a nice-19 job of the host beside them got. Where the kernel
-shares the CPU between sessions first (``sched_autogroup``), a niceness counts only
-within a session: each worker starts a session of its own and gives it this niceness
-too, so busy workers do not spend the server's session's share."""
+workers a third of what a nice-19 job of the host beside them got."""
 
 
 def lower_priority() -> None:
     """Run in each worker as it starts (the bots' and the analyses'): their thinking
     yields the CPU to the event loop (niceness :data:`WORKER_NICENESS`, whatever the
     server's own). Raises nothing (a system without priorities: left as it is)."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.setsid()  # a scheduling group of its own where the kernel groups by session
-    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
-        group.write(str(WORKER_NICENESS))
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, 0, max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, 0)))
 

@@ -5,17 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-from pathlib import Path
 
 from server.bots import BotRunner
 from server.gateway.analyses import AnalysisWorker
-
-AUTOGROUP = Path("/proc/self/autogroup")
-
-
-def _session_and_group() -> tuple[int, str]:
-    group = AUTOGROUP.read_text().strip() if AUTOGROUP.exists() else ""
-    return os.getsid(0), group
 
 
 def test_bot_workers_run_at_niceness_19_under_the_normal_scheduler() -> None:
@@ -44,21 +36,3 @@ def test_the_analysis_worker_runs_at_the_bot_workers_niceness() -> None:
     finally:
         worker.close()
     assert niceness == 19
-
-
-def test_a_bot_worker_thinks_in_a_session_of_its_own_at_nice_19() -> None:
-    # where the kernel shares the CPU between sessions first, a busy worker in the server's
-    # session would spend the server's share whatever its niceness
-    async def scenario() -> tuple[int, str]:
-        runner = BotRunner(workers=1)
-        try:
-            pool = runner._get_executor()
-            return await pool.run(_session_and_group)  # type: ignore[union-attr,no-any-return]
-        finally:
-            runner.close()
-
-    session, group = asyncio.run(scenario())
-    assert session != os.getsid(0)
-    if group:  # a kernel with autogroups: the worker's group is at nice 19
-        assert group.endswith("nice 19")
-        assert group != AUTOGROUP.read_text().strip()
