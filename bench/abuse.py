@@ -76,12 +76,12 @@ from bench.abuse_kit import (
     measure,
     place_clients,
     placement,
-    quiet_window,
     ratio,
     server_process,
     spawn,
     until,
 )
+from bench.abuse_settle import quiet_window
 from bench.abuse_stats import Ledger
 from protocol import messages as m
 from protocol.codec import encode
@@ -316,6 +316,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "server_alive": server.poll() is None,
                     "attacker": dict(results.get(name, {})) if name != "baseline" else {},
                 }
+            if args.attacks:  # the last attack's quiet window after it (bracketed)
+                await quiet_window(server, honest, ledger, args.seconds)
             honest.stop = True
             for task in tasks:
                 task.cancel()

@@ -397,6 +397,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "log_bytes_over_baseline_per_request": round(own / sent, 3) if sent else None,
                 }
                 ledger.attacked(name, honest.last)
+            # the last attack's quiet window after it (each phase bracketed by two)
+            await asyncio.sleep(1.0)
+            honest.take()
+            await asyncio.sleep(args.seconds)
+            honest.take()
+            ledger.quiet(honest.last)
             manager.shutdown()
             honest.stop = True
             honest_task.cancel()

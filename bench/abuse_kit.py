@@ -37,7 +37,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench._procstat import cpu_seconds, machine_busy_seconds, rss_kib
-from bench.abuse_stats import Ledger, Sample
+from bench.abuse_stats import Sample
 from bench.loadlib.rawclient import free_port
 from bench.loadlib.scrape import gc_pauses, loop_lag, metrics_page
 from protocol import messages as m
@@ -58,7 +58,6 @@ __all__ = [
     "percentile",
     "place_clients",
     "placement",
-    "quiet_window",
     "ratio",
     "server_placement",
     "server_process",
@@ -489,12 +488,3 @@ def honest_figures(window: Window) -> dict[str, Any]:
 
 
 QUIET_SETTLE = 1.0  # s after an attack's process has ended before a quiet window opens
-
-
-async def quiet_window(server: Served, honest: Honest, ledger: Ledger, seconds: float) -> Window:
-    """A window of ``seconds`` with no attack (the same honest load), noted in ``ledger``
-    as the reference of the attack phase that follows it."""
-    deadline = time.monotonic() + QUIET_SETTLE + seconds
-    window = await measure(server, honest, QUIET_SETTLE, deadline)
-    ledger.quiet(window.sample, window.replies)
-    return window

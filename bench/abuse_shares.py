@@ -55,12 +55,12 @@ from bench.abuse_kit import (  # the same honest player as every abuse suite
     measure,
     open_ws,
     place_clients,
-    quiet_window,
     ratio,
     server_process,
     spawn,
     until,
 )
+from bench.abuse_settle import quiet_window
 from bench.abuse_stats import Ledger
 from protocol import messages as m
 from protocol.codec import decode_server, encode
@@ -283,6 +283,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "attacker": dict(results.get(name, {})) if name != "baseline" else {},
                 }
                 await asyncio.sleep(args.pause)  # what the attack left is reclaimed
+            if args.attacks:  # the last attack's quiet window after it (bracketed)
+                await quiet_window(server, honest, ledger, args.seconds)
             honest.stop = True
             for task in tasks:
                 task.cancel()

@@ -31,6 +31,7 @@ __all__ = [
     "RESAMPLES",
     "Ledger",
     "Sample",
+    "bracketed",
     "compare",
     "interval",
     "quantile",
@@ -154,6 +155,27 @@ def compare(
     }
 
 
+def bracketed(
+    attacked: Sample, before: Sample, after: Sample, prefix: str = "ping"
+) -> dict[str, Any]:
+    """An attack phase against the quiet windows on both sides of it pooled (the one just
+    before, the one just after): twice the reference of the adjacent ratio, and a drift of
+    the machine over the three windows is on both sides of the ratio. The keys: the after
+    window's p99 (ms), the ratio, its 95% block-bootstrap interval and the verdict against
+    2x from that interval (``{prefix}_within_2x_bracketed``)."""
+    both = Sample.pooled([before, after])
+    late = quantile(after.values, 0.99)
+    ci95 = interval(attacked, both)
+    return {
+        f"quiet_after_{prefix}_p99_ms": None if late is None else round(late * 1000, 2),
+        f"{prefix}_p99_ratio_bracketed": _ratio(
+            quantile(attacked.values, 0.99), quantile(both.values, 0.99)
+        ),
+        f"{prefix}_p99_ratio_bracketed_ci95": ci95,
+        f"{prefix}_within_2x_bracketed": verdict(ci95),
+    }
+
+
 def _median(values: Sequence[float]) -> float | None:
     return quantile(values, 0.5)
 
@@ -162,23 +184,32 @@ class Ledger:
     """A suite's quiet windows and attack phases, in the order measured.
 
     ``quiet(sample, replies)`` after each quiet window (the suite's ``baseline`` first,
-    then one before each later attack); ``attacked(name, sample, replies)`` after each
-    attack phase (compared with the latest quiet window); ``figures(name)`` the phase's
-    comparison (:func:`compare`, and the honest bot reply's p50 ratio to the adjacent
-    window's); ``summary()`` the suite's worst ratios and its verdicts."""
+    then one before each later attack, and one after the last); ``attacked(name, sample,
+    replies)`` after each attack phase (compared with the latest quiet window, and with it
+    and the next quiet window pooled: :func:`bracketed`); ``figures(name)`` the phase's
+    comparison (:func:`compare`, :func:`bracketed` once a quiet window followed it, and
+    the honest bot reply's p50 ratio to the adjacent window's); ``summary()`` the suite's
+    worst ratios and its verdicts."""
 
     def __init__(self) -> None:
         self._quiet: list[Sample] = []
         self._latest: tuple[Sample, list[float]] | None = None
         self._phases: dict[str, tuple[Sample, list[float], Sample, list[float]]] = {}
+        self._after: dict[str, Sample] = {}  # phase -> the quiet window measured next
+        self._unfollowed: list[str] = []  # phases no quiet window has followed yet
+        self.settled: list[float] = []  # s each quiet window waited for leftovers to stop
 
     def quiet(self, sample: Sample, replies: list[float] | None = None) -> None:
         self._quiet.append(sample)
         self._latest = (sample, list(replies or []))
+        for name in self._unfollowed:
+            self._after[name] = sample
+        self._unfollowed = []
 
     def attacked(self, name: str, sample: Sample, replies: list[float] | None = None) -> None:
         near, near_replies = self._latest or (Sample(), [])
         self._phases[name] = (sample, list(replies or []), near, near_replies)
+        self._unfollowed.append(name)
 
     def figures(self, name: str, prefix: str = "ping") -> dict[str, Any]:
         sample, replies, near, near_replies = self._phases[name]
@@ -187,6 +218,9 @@ class Ledger:
         figures["quiet_pings" if prefix == "ping" else f"quiet_{prefix}_ok"] = len(near.values)
         if replies or near_replies:
             figures["bot_reply_ratio_adjacent"] = _ratio(_median(replies), _median(near_replies))
+        after = self._after.get(name)
+        if after is not None and after.values and near.values:
+            figures.update(bracketed(sample, near, after, prefix))
         return figures
 
     def summary(self, prefix: str = "ping") -> dict[str, Any]:
@@ -212,4 +246,11 @@ class Ledger:
             f"quiet_{prefix}_p99s_ms": [
                 None if v is None else round(v * 1000, 2) for v in quiet_p99
             ],
+            "quiet_settle_s": list(self.settled),
+            **{
+                f"{prefix}_2x_{word}_bracketed": [
+                    n for n, f in every.items() if f.get(f"{prefix}_within_2x_bracketed") == word
+                ]
+                for word in ("met", "missed", "unclear")
+            },
         }

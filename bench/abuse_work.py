@@ -54,12 +54,12 @@ from bench.abuse_kit import (
     join,
     measure,
     place_clients,
-    quiet_window,
     ratio,
     server_process,
     spawn,
     until,
 )
+from bench.abuse_settle import quiet_window
 from bench.abuse_stats import Ledger
 from protocol import messages as m
 from protocol.codec import decode_server, encode
@@ -372,6 +372,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "server_alive": server.poll() is None,
                     "attacker": dict(results.get(name, {})) if name != "baseline" else {},
                 }
+            if args.attacks:  # the last attack's quiet window after it (bracketed)
+                await quiet_window(server, honest, ledger, args.seconds)
             honest.stop = witness.stop = True
             for task in tasks:
                 task.cancel()

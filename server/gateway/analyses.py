@@ -27,11 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import json
 import logging
 import multiprocessing
-import os
 from collections.abc import Awaitable, Callable, Collection
 from ctypes import c_long
 from dataclasses import dataclass, field
@@ -41,7 +39,7 @@ from pydantic import BaseModel
 
 from engine.analysis import analysis_to_dict, analyze_record
 from protocol import messages as m
-from server.bots import BotRunner
+from server.bots import BotRunner, lower_priority
 from server.config import ServerConfig
 from server.errors import RequestError, ServerError
 from server.gateway.session import Session, error_message
@@ -67,11 +65,11 @@ _CURRENT: c_long | None = None  # in a worker process: the job that may run (see
 
 def _install(current: c_long) -> None:
     """Run in the analysis worker process as it starts: the shared job number, and a
-    lower priority (analyses take only the CPU the event loop and the bots leave)."""
+    lower priority (the bots' workers' niceness: analyses share what the event loop
+    leaves with the bots, as equals)."""
     global _CURRENT
     _CURRENT = current
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(10)
+    lower_priority()
 
 
 def analyse_job(
