@@ -15,7 +15,12 @@ queues at most ``analysis_queue_limit`` jobs, beyond which only a seat of the ga
 
 Analyses run one at a time, in a worker of their own (:class:`AnalysisWorker`: a
 process at low priority, or a thread when the bots think in one), so the bots' workers
-stay free for the tables. The next job is the oldest one a seat of its game waits for
+stay free for the tables. The process is a :class:`~server.loop_pool.LoopPool` of one:
+the loop's thread writes each job to its pipe itself, as for the bots, because a
+``ProcessPoolExecutor`` hands each job to helper threads and the loop then waited for
+the interpreter in ``submit`` while every honest ping waited behind it. The record goes
+in and the analysis comes back compressed, so neither outgrows the pipe's buffer.
+The next job is the oldest one a seat of its game waits for
 (a player of the table that played it), else the oldest. Waiters whose connection closed
 are dropped before each job starts, before each new request is counted and every
 ``watch_seconds`` while a job runs: a queued job nobody waits for any more is dropped
@@ -27,9 +32,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import json
 import logging
 import multiprocessing
+import zlib
 from collections.abc import Awaitable, Callable, Collection
 from ctypes import c_long
 from dataclasses import dataclass, field
@@ -43,9 +50,17 @@ from server.bots import BotRunner, lower_priority
 from server.config import ServerConfig
 from server.errors import RequestError, ServerError
 from server.gateway.session import Session, error_message
+from server.loop_pool import LoopPool
 from server.store import Storage
 
-__all__ = ["AnalysisAbandoned", "AnalysisKey", "AnalysisQueue", "AnalysisWorker", "analyse_job"]
+__all__ = [
+    "AnalysisAbandoned",
+    "AnalysisKey",
+    "AnalysisQueue",
+    "AnalysisWorker",
+    "analyse_job",
+    "analyse_packed",
+]
 
 log = logging.getLogger("server")
 
@@ -91,9 +106,17 @@ def analyse_job(
     return json.dumps(analysis_to_dict(analysis))
 
 
+def analyse_packed(packed_record: bytes, seat: int, level: str, job: int) -> bytes:
+    """Run in the worker process: :func:`analyse_job` of a zlib-compressed record, the
+    analysis compressed back (both stay well inside a pipe's buffer). Raises what
+    :func:`analyse_job` raises."""
+    record_json = zlib.decompress(packed_record).decode()
+    return zlib.compress(analyse_job(record_json, seat, level, job).encode(), 1)
+
+
 class AnalysisWorker:
-    """The one worker analyses run in: a process (``processes``) or a thread, made on
-    the first analysis.
+    """The one worker analyses run in: a process (``processes``: a
+    :class:`~server.loop_pool.LoopPool` of one) or a thread, made on the first analysis.
 
         text = await worker.analyse(record_json, seat, level)   # cancellable
         worker.close()
@@ -106,18 +129,13 @@ class AnalysisWorker:
     def __init__(self, processes: bool) -> None:
         self.processes = processes
         self._current = multiprocessing.get_context("spawn").RawValue(c_long, 0)
-        self._executor: concurrent.futures.Executor | None = None
+        self._executor: concurrent.futures.Executor | LoopPool | None = None
         self._jobs = 0
 
-    def _get_executor(self) -> concurrent.futures.Executor:
+    def _get_executor(self) -> concurrent.futures.Executor | LoopPool:
         if self._executor is None:
             if self.processes:
-                self._executor = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_install,
-                    initargs=(self._current,),
-                )
+                self._executor = LoopPool(1, initializer=functools.partial(_install, self._current))
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(
                     max_workers=1, thread_name_prefix="spades-analysis"
@@ -128,14 +146,18 @@ class AnalysisWorker:
         self._jobs += 1
         job = self._current.value = self._jobs
         executor = self._get_executor()
-        shared = None if self.processes else self._current
-        loop = asyncio.get_running_loop()
         try:
+            if isinstance(executor, LoopPool):
+                packed = zlib.compress(record_json.encode(), 1)
+                answer = await executor.run(analyse_packed, packed, seat, level, job)
+                return zlib.decompress(answer).decode()
+            loop = asyncio.get_running_loop()
             return await loop.run_in_executor(
-                executor, analyse_job, record_json, seat, level, job, shared
+                executor, analyse_job, record_json, seat, level, job, self._current
             )
         except concurrent.futures.BrokenExecutor:
-            if self._executor is executor:
+            # a LoopPool starts a new worker for the next job by itself
+            if self._executor is executor and not isinstance(executor, LoopPool):
                 self._executor = None
                 executor.shutdown(wait=False, cancel_futures=True)
             raise
@@ -146,9 +168,11 @@ class AnalysisWorker:
     def close(self) -> None:
         """Stop the worker (an analysis under way stops at its next decision)."""
         self._current.value = 0
-        if self._executor is not None:
+        if isinstance(self._executor, LoopPool):
+            self._executor.close()
+        elif self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        self._executor = None
 
 
 @dataclass

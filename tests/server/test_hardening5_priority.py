@@ -29,10 +29,12 @@ def test_bot_workers_run_at_niceness_19_under_the_normal_scheduler() -> None:
 
 def test_the_analysis_worker_runs_at_the_bot_workers_niceness() -> None:
     # an analysis at nice 10 beside bots at 19 would take the core from them nine to one
-    worker = AnalysisWorker(processes=True)
-    try:
-        executor = worker._get_executor()
-        niceness = executor.submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=60)
-    finally:
-        worker.close()
-    assert niceness == 19
+    async def scenario() -> int:
+        worker = AnalysisWorker(processes=True)
+        try:
+            pool = worker._get_executor()
+            return int(await pool.run(os.getpriority, os.PRIO_PROCESS, 0))  # type: ignore[union-attr]
+        finally:
+            worker.close()
+
+    assert asyncio.run(scenario()) == 19
