@@ -1,6 +1,6 @@
 """Abuse benchmark: each attack of issue 10 against a live server, beside an honest table.
 
-    python3 bench/abuse.py                       # every suite, about 10.5 minutes
+    python3 bench/abuse.py                       # every suite, about 12.5 minutes
     python3 bench/abuse.py --attacks ping_flood,bot_tables --seconds 8
     python3 bench/abuse.py --suites core --placement shared   # every process on every core
 
