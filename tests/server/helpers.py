@@ -201,6 +201,20 @@ async def play_to_end(
             raise AssertionError(f"unexpected error {message!r}")
 
 
+async def finished_record_json(server: RunningServer, seed: int) -> str:
+    """The stored record of a one-point classic game ``alice`` plays to its end against
+    the easy bot, with random legal moves from ``seed``."""
+    alice = await Client.hello(server.url, "alice")
+    await alice.request(
+        m.CreateTable(preset="classic", overrides={"target_score": 1}, bot="easy"), m.Snapshot
+    )
+    over = await play_to_end(alice, random.Random(seed))
+    assert isinstance(over, m.GameOver) and over.record_id is not None
+    record_json = server.hub.store.record_json(over.record_id)
+    assert record_json is not None
+    return record_json
+
+
 async def two_players(
     server: RunningServer, preset: str = "classic", **create: Any
 ) -> tuple[Client, Client, str]:

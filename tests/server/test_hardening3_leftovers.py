@@ -27,6 +27,7 @@ from server.ops.report_budget import ReportBudget
 from tests.server.helpers import (
     TEST_CONFIG,
     Client,
+    finished_record_json,
     handshakes_started,
     play_to_end,
     run,
@@ -172,14 +173,7 @@ def test_a_running_analysis_is_called_off_when_its_last_waiter_leaves() -> None:
 
 def test_the_analysis_worker_stops_at_the_next_decision_once_called_off() -> None:
     async def test(server: RunningServer) -> None:
-        alice = await Client.hello(server.url, "alice")
-        await alice.request(
-            m.CreateTable(preset="classic", overrides={"target_score": 1}, bot="easy"), m.Snapshot
-        )
-        over = await play_to_end(alice, random.Random(5))
-        assert over.record_id is not None
-        record_json = server.hub.store.record_json(over.record_id)
-        assert record_json is not None
+        record_json = await finished_record_json(server, 5)
         judged: list[int] = []
         flag = RawValue(c_long, 1)
         real = analyses_module.analyze_record

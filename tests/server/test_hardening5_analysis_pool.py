@@ -7,28 +7,19 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import threading
 import zlib
 
-from protocol import messages as m
 from server import RunningServer
 from server.gateway import analyses as analyses_module
 from server.gateway.analyses import AnalysisWorker
 from server.loop_pool import LoopPool
-from tests.server.helpers import Client, play_to_end, run
+from tests.server.helpers import finished_record_json, run
 
 
 def test_an_analysis_runs_in_a_worker_process_and_starts_no_thread_in_the_server() -> None:
     async def test(server: RunningServer) -> None:
-        alice = await Client.hello(server.url, "alice")
-        await alice.request(
-            m.CreateTable(preset="classic", overrides={"target_score": 1}, bot="easy"), m.Snapshot
-        )
-        over = await play_to_end(alice, random.Random(5))
-        assert over.record_id is not None
-        record_json = server.hub.store.record_json(over.record_id)
-        assert record_json is not None
+        record_json = await finished_record_json(server, 5)
         worker = AnalysisWorker(processes=True)
         threads_before = set(threading.enumerate())
         try:
@@ -51,14 +42,7 @@ def test_an_analysis_runs_in_a_worker_process_and_starts_no_thread_in_the_server
 
 def test_a_packed_job_answers_with_the_analysis_compressed() -> None:
     async def test(server: RunningServer) -> None:
-        alice = await Client.hello(server.url, "alice")
-        await alice.request(
-            m.CreateTable(preset="classic", overrides={"target_score": 1}, bot="easy"), m.Snapshot
-        )
-        over = await play_to_end(alice, random.Random(7))
-        assert over.record_id is not None
-        record_json = server.hub.store.record_json(over.record_id)
-        assert record_json is not None
+        record_json = await finished_record_json(server, 7)
         packed = zlib.compress(record_json.encode())
         answer = analyses_module.analyse_packed(packed, 1, "easy", 0)
         plain = analyses_module.analyse_job(record_json, 1, "easy", 0, None)
