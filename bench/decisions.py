@@ -40,7 +40,7 @@ from bench.reference import REFERENCES, make_reference
 from engine import Deal, GameState, Phase, PlayerView, RuleSet
 from engine.actions import Action
 from engine.bot import Bot
-from server.bots import _lower_priority, choose
+from server.bots import choose, lower_priority
 
 
 def _seed(base: int, deal: int) -> bytes:
@@ -100,7 +100,7 @@ async def measure(
     executor = concurrent.futures.ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_lower_priority,
+        initializer=lower_priority,
     )
     wall: dict[str, list[float]] = {"bid": [], "play": []}
     cpu: dict[str, list[float]] = {"bid": [], "play": []}
