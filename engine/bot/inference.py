@@ -11,8 +11,9 @@ with it; :func:`opponent_bid_weight` by how likely its bid was. The search of
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import NamedTuple
 
 from engine.bot.evaluate import modes_table
 from engine.bot.heuristics import bid_likelihood
@@ -31,6 +32,59 @@ __all__ = [
 ]
 
 
+class _Played(NamedTuple):
+    """One trick played, as the opponent's models read it."""
+
+    bot_led: bool
+    first: int  # the card led
+    second: int  # the card that followed
+    bot_won: bool
+    mood: int  # the greedy policy's mood byte at the trick's start (2: wants tricks)
+    opp_since: int  # the cards the opponent played from this trick on, its own here included
+    before: int  # every card played before this trick
+
+
+def _moods(view: PlayerView, know: Knowledge) -> list[int] | None:
+    """The mood table for both bids (a blind nil counts as 0), or ``None`` before both."""
+    my_bid = 0 if view.blind_nil[know.me] else view.bids[know.me]
+    opp_bid = 0 if view.blind_nil[know.opp] else view.bids[know.opp]
+    if my_bid is None or opp_bid is None:
+        return None
+    return modes_table((my_bid, opp_bid))
+
+
+def _tricks_played(view: PlayerView, know: Knowledge, moods: list[int]) -> Iterator[_Played]:
+    """The tricks played so far, in order, each with the trick score's mood at its start."""
+    me = know.me
+    won_me = won_opp = 0
+    before = 0
+    later = know.opp_played
+    for trick in view.tricks:
+        first, second = int(trick.cards[0]), int(trick.cards[1])
+        opp_card = second if trick.leader == me else first
+        later &= ~(1 << opp_card)
+        bot_won = trick.winner == me
+        mood = moods[won_me * 14 + won_opp]
+        yield _Played(
+            trick.leader == me, first, second, bot_won, mood, later | (1 << opp_card), before
+        )
+        before |= (1 << first) | (1 << second)
+        if bot_won:
+            won_me += 1
+        else:
+            won_opp += 1
+
+
+def _equivalent(model: int, card: int, unseen_by_opp: int) -> bool:
+    """Whether ``card`` is as good as ``model`` for the opponent: the same suit and no
+    card it cannot see between them."""
+    if model // 13 != card // 13:
+        return False
+    low, high = (model, card) if model < card else (card, model)
+    between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
+    return not between & unseen_by_opp
+
+
 def follow_exclusions(view: PlayerView, know: Knowledge) -> int:
     """Cards the opponent most likely does not hold, judging by its follows to the bot's
     leads (a mask of cards still unseen).
@@ -40,31 +94,18 @@ def follow_exclusions(view: PlayerView, know: Knowledge) -> int:
     (ducking: its own nil, bags, or setting the bot's nil), it held no lower card. Its
     mood is the greedy policy's for the bids and the trick score at that trick.
     """
-    me, opp = know.me, know.opp
-    my_bid = view.bids[me]
-    opp_bid = view.bids[opp]
-    if view.blind_nil[me]:
-        my_bid = 0
-    if view.blind_nil[opp]:
-        opp_bid = 0
-    if my_bid is None or opp_bid is None:
+    moods = _moods(view, know)
+    if moods is None:
         return 0
-    modes = modes_table((my_bid, opp_bid))
-    won_me = won_opp = 0
     excluded = 0
-    for trick in view.tricks:
-        first, second = int(trick.cards[0]), int(trick.cards[1])
-        if trick.leader == me and first // 13 == second // 13:
-            suit_mask = SUIT_MASKS[first // 13]
-            wanted = bool(modes[won_me * 14 + won_opp] & 2)
-            if wanted and trick.winner == me:
-                excluded |= suit_mask & ~((1 << (first + 1)) - 1)
-            elif not wanted and trick.winner == opp:
-                excluded |= suit_mask & ((1 << first) - 1)
-        if trick.winner == me:
-            won_me += 1
-        else:
-            won_opp += 1
+    for t in _tricks_played(view, know, moods):
+        if t.bot_led and t.first // 13 == t.second // 13:
+            suit_mask = SUIT_MASKS[t.first // 13]
+            wanted = bool(t.mood & 2)
+            if wanted and t.bot_won:
+                excluded |= suit_mask & ~((1 << (t.first + 1)) - 1)
+            elif not wanted and not t.bot_won:
+                excluded |= suit_mask & ((1 << t.first) - 1)
     return excluded & know.unseen
 
 
@@ -115,30 +156,16 @@ def opponent_play_weight(view: PlayerView, know: Knowledge) -> Callable[[int], f
     equivalent to it for the opponent) keeps the weight, each other one multiplies it by
     :data:`_MISMATCH`. Unlike :func:`follow_exclusions` this reads discards and ruffs too.
     """
-    me, opp = know.me, know.opp
-    my_bid = 0 if view.blind_nil[me] else view.bids[me]
-    opp_bid = 0 if view.blind_nil[opp] else view.bids[opp]
-    if my_bid is None or opp_bid is None:
+    moods = _moods(view, know)
+    if moods is None:
         return None
-    modes = modes_table((my_bid, opp_bid))
-    # per follow: (trick card, card played, wanted, cards the opponent played later,
-    # every card played before this trick)
-    follows: list[tuple[int, int, bool, int, int]] = []
-    won_me = won_opp = 0
-    played_before = 0
-    later = know.opp_played
-    for trick in view.tricks:
-        first, second = int(trick.cards[0]), int(trick.cards[1])
-        opp_card = second if trick.leader == me else first
-        later &= ~(1 << opp_card)
-        if trick.leader == me:
-            wanted = bool(modes[won_me * 14 + won_opp] & 2)
-            follows.append((first, second, wanted, later | (1 << second), played_before))
-        played_before |= (1 << first) | (1 << second)
-        if trick.winner == me:
-            won_me += 1
-        else:
-            won_opp += 1
+    # per follow: (trick card, card played, wanted, cards the opponent played from then
+    # on, every card played before this trick)
+    follows = [
+        (t.first, t.second, bool(t.mood & 2), t.opp_since, t.before)
+        for t in _tricks_played(view, know, moods)
+        if t.bot_led
+    ]
     if not follows:
         return None
 
@@ -147,14 +174,8 @@ def opponent_play_weight(view: PlayerView, know: Knowledge) -> Callable[[int], f
         for trick_card, card, wanted, since, before in follows:
             held = hand | since
             model = greedy_card(held, 0, trick_card, True, wanted, not wanted)
-            if model == card:
-                continue
-            if model // 13 == card // 13:
-                low, high = (model, card) if model < card else (card, model)
-                between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
-                if not between & ~(held | before):
-                    continue  # equivalent for the opponent: nothing of others between
-            value *= _MISMATCH
+            if model != card and not _equivalent(model, card, ~(held | before)):
+                value *= _MISMATCH
         return value
 
     return weight
@@ -174,32 +195,16 @@ def opponent_lead_weight(
     made (nor a card equivalent to it for the opponent) multiplies the weight by
     ``mismatch``.
     """
-    me, opp = know.me, know.opp
-    my_bid = 0 if view.blind_nil[me] else view.bids[me]
-    opp_bid = 0 if view.blind_nil[opp] else view.bids[opp]
-    if mismatch >= 1.0 or my_bid is None or opp_bid is None:
+    moods = _moods(view, know)
+    if mismatch >= 1.0 or moods is None:
         return None
-    modes = modes_table((my_bid, opp_bid))
     # per lead: (card led, wanted, the bot wanted, cards it played from then on, every
     # card played before this trick)
-    leads: list[tuple[int, bool, bool, int, int]] = []
-    won_me = won_opp = 0
-    played_before = 0
-    later = know.opp_played
-    for trick in view.tricks:
-        first, second = int(trick.cards[0]), int(trick.cards[1])
-        opp_card = second if trick.leader == me else first
-        later &= ~(1 << opp_card)
-        if trick.leader == opp:
-            mode = modes[won_me * 14 + won_opp]
-            leads.append(
-                (first, bool(mode & 2), bool(mode & 1), later | (1 << first), played_before)
-            )
-        played_before |= (1 << first) | (1 << second)
-        if trick.winner == me:
-            won_me += 1
-        else:
-            won_opp += 1
+    leads = [
+        (t.first, bool(t.mood & 2), bool(t.mood & 1), t.opp_since, t.before)
+        for t in _tricks_played(view, know, moods)
+        if not t.bot_led
+    ]
     if not leads:
         return None
     spades = SUIT_MASKS[SPADES]
@@ -210,14 +215,8 @@ def opponent_lead_weight(
             held = hand | since
             others = ALL_CARDS_MASK & ~(held | before)
             model = greedy_card(held, others, -1, bool(before & spades), wanted, bot_wants)
-            if model == card:
-                continue
-            if model // 13 == card // 13:
-                low, high = (model, card) if model < card else (card, model)
-                between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
-                if not between & others:
-                    continue  # equivalent for the opponent
-            value *= mismatch
+            if model != card and not _equivalent(model, card, others):
+                value *= mismatch
         return value
 
     return weight
