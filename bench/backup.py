@@ -33,7 +33,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.load import _spread, _worker, percentile, start_process, summary
+from bench.load import summary
+from bench.loadlib.rawclient import percentile, spread, start_process
+from bench.loadlib.tables import worker
 from engine import Deal, GameState, RuleSet, game_record, replay
 from engine.bot import Bot
 from server.backup import check_copy
@@ -75,10 +77,10 @@ def load_phase(port: int, args: argparse.Namespace, seed: int) -> dict[str, Any]
     stop_at = start_at + args.duration
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(
-            _worker,
+            worker,
             [
                 (port, tables, 0, args.rate, start_at, stop_at, seed + i)
-                for i, tables in enumerate(_spread(args.tables, args.workers))
+                for i, tables in enumerate(spread(args.tables, args.workers))
             ],
         )
     latencies = [x for r in results for x in r["latencies"]]
