@@ -20,7 +20,8 @@ A worker takes one job at a time; jobs wait in order for an idle worker. A funct
 its arguments must be picklable and importable by the worker (``spawn``). Jobs and
 answers are meant to be small (a bot's view, an action: a few KiB): one larger than a
 pipe's buffer (64 KiB on Linux) makes the loop wait for the worker to read or write the
-rest, so keep large work (an analysis and its record) on an executor. :meth:`run`
+rest, so send large work compressed (the analysis worker of
+:mod:`server.gateway.analyses` sends its record and gets its analysis back so). :meth:`run`
 raises what the function raised, or
 :class:`concurrent.futures.process.BrokenProcessPool` when its worker died (the next
 job starts a new one), or ``RuntimeError`` once closed. A job whose caller gave up
