@@ -195,8 +195,10 @@ def opponent_lead_weight(
     made (nor a card equivalent to it for the opponent) multiplies the weight by
     ``mismatch``.
     """
+    if mismatch >= 1.0:
+        return None  # off (as served): not even the mood table is worked out
     moods = _moods(view, know)
-    if mismatch >= 1.0 or moods is None:
+    if moods is None:
         return None
     # per lead: (card led, wanted, the bot wanted, cards it played from then on, every
     # card played before this trick)
