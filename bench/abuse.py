@@ -69,6 +69,7 @@ from bench.abuse_kit import (
     ATTACK_NICENESS,
     PLACEMENT_ENV,
     PLACEMENTS,
+    SERVER_ARGS_ENV,
     Honest,
     hello,
     honest_figures,
@@ -362,9 +363,15 @@ def main() -> None:
         help="split: the server on one core, every client process on the other (an "
         "attacker's CPU is not on the server's machine); shared: all on every core",
     )
+    parser.add_argument(
+        "--server-args",
+        default="",
+        help="more `spades serve` options for every suite's server, e.g. '--loop-slice-us 0'",
+    )
     args = parser.parse_args()
     os.environ["SPADES_ATTACK_NICE"] = str(args.attack_nice)  # the suites' scripts too
     os.environ[PLACEMENT_ENV] = args.placement
+    os.environ[SERVER_ARGS_ENV] = args.server_args
     place_clients()
     args.attacks = [a for a in args.attacks.split(",") if a]
     unknown = set(args.attacks) - set(ATTACKS)
@@ -374,6 +381,7 @@ def main() -> None:
     if set(suites) - set(SUITES):
         parser.error(f"unknown suites: {', '.join(sorted(set(suites) - set(SUITES)))}")
     result: dict[str, Any] = {"attack_nice": args.attack_nice, "placement": placement()}
+    result["server_args"] = args.server_args
     for name in suites:
         result[name] = asyncio.run(run(args)) if name == "core" else run_suite(SUITES[name])
     print(json.dumps(result))

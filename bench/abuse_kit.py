@@ -24,6 +24,7 @@ import logging
 import multiprocessing
 import os
 import random
+import shlex
 import statistics
 import subprocess
 import sys
@@ -83,6 +84,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # suite's script (through SPADES_BENCH_PLACEMENT).
 PLACEMENTS = ("split", "shared")
 PLACEMENT_ENV = "SPADES_BENCH_PLACEMENT"
+SERVER_ARGS_ENV = "SPADES_BENCH_SERVER_ARGS"  # more `spades serve` options for every server
 SERVER_CPUS = frozenset({0})
 CLIENT_CPUS = frozenset({1})
 
@@ -315,7 +317,8 @@ async def server_process(db: str, *extra: str) -> AsyncIterator[tuple[Served, st
     metrics_port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "server", "--port", "0", "--db", db, "--log-level", "ERROR",
-         "--metrics-port", str(metrics_port), *extra],
+         "--metrics-port", str(metrics_port), *extra,
+         *shlex.split(os.environ.get(SERVER_ARGS_ENV, ""))],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

@@ -1,6 +1,7 @@
 """What the bot workers' priority costs a process at normal priority on their core.
 
     python3 bench/abuse_prio.py [--seconds 8] [--cpu 0] [--modes 10,19,idle] [--neighbour]
+                                [--probe-slice-us 100]
 
 At the ``split`` placement of the abuse suites the server and its bot worker processes
 share one core; while attackers keep the hard bots of their tables thinking, both
@@ -12,6 +13,9 @@ works 0.2 ms (about a ping's answer) and sleeps again. Per mode: the probe's wak
 lateness (p50/p99/max, ms) and the workers' work done a second (units of 10,000 loop
 steps: what a bot decision gets). ``--neighbour`` adds a third spinning process at
 nice 19 on the same core (a long job of the host's): the workers' share against it.
+``--probe-slice-us N`` has the probe ask the kernel for ``N`` µs slices first, as
+``spades serve --loop-slice-us`` does for the event loop (:mod:`server.ops.timeslice`;
+mode ``0`` puts the two workers at normal priority, like busy processes of the host).
 One JSON object on the last line; nothing here raises on a busy machine (the figures
 just move), ``ValueError`` for an unknown mode.
 """
@@ -24,7 +28,12 @@ import multiprocessing
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server.ops.timeslice import request_slice
 
 __all__ = ["main", "set_priority"]
 
@@ -49,8 +58,10 @@ def _spin(cpu: int, mode: str, until: float, done: Any) -> None:
         done.value += units
 
 
-def _probe(cpu: int, until: float, out: Any) -> None:
+def _probe(cpu: int, until: float, out: Any, slice_us: int) -> None:
     os.sched_setaffinity(0, {cpu})
+    if slice_us and not request_slice(slice_us):
+        raise SystemExit(f"the kernel did not take a {slice_us} µs slice")
     late: list[float] = []
     while time.monotonic() < until:
         wanted = time.monotonic() + 0.002
@@ -70,7 +81,9 @@ def _probe(cpu: int, until: float, out: Any) -> None:
     )
 
 
-def measure(mode: str, seconds: float, cpu: int, neighbour: bool) -> dict[str, Any]:
+def measure(
+    mode: str, seconds: float, cpu: int, neighbour: bool, slice_us: int = 0
+) -> dict[str, Any]:
     """One mode's figures (see the module)."""
     if mode != "idle":
         int(mode)  # ValueError for a bad mode, before anything starts
@@ -83,7 +96,7 @@ def measure(mode: str, seconds: float, cpu: int, neighbour: bool) -> dict[str, A
     spinners = [ctx.Process(target=_spin, args=(cpu, mode, until, done)) for _ in range(2)]
     if neighbour:
         spinners.append(ctx.Process(target=_spin, args=(cpu, "19", until, other)))
-    probe = ctx.Process(target=_probe, args=(cpu, until, out))
+    probe = ctx.Process(target=_probe, args=(cpu, until, out, slice_us))
     for process in spinners:
         process.start()
     time.sleep(max(0.0, start - time.monotonic()))
@@ -104,11 +117,12 @@ def main() -> None:
     parser.add_argument("--modes", default="10,19,idle")
     parser.add_argument("--neighbour", action="store_true")
     parser.add_argument("--repeat", type=int, default=1, help="rounds of every mode")
+    parser.add_argument("--probe-slice-us", type=int, default=0, help="0: the kernel's")
     args = parser.parse_args()
     results: dict[str, list[dict[str, Any]]] = {}
     for _ in range(args.repeat):
         for mode in args.modes.split(","):
-            figures = measure(mode, args.seconds, args.cpu, args.neighbour)
+            figures = measure(mode, args.seconds, args.cpu, args.neighbour, args.probe_slice_us)
             results.setdefault(mode, []).append(figures)
             print(mode, figures, file=sys.stderr, flush=True)
     print(
@@ -118,6 +132,7 @@ def main() -> None:
                 "seconds": args.seconds,
                 "cpu": args.cpu,
                 "neighbour": args.neighbour,
+                "probe_slice_us": args.probe_slice_us,
                 "modes": results,
             }
         )

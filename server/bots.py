@@ -35,6 +35,7 @@ from engine import Action, PlayerView
 from engine.analysis import analysis_to_dict, analyze_record
 from engine.bot import Bot
 from server.loop_pool import LoopPool
+from server.ops.timeslice import request_slice
 
 __all__ = ["WORKER_NICENESS", "BotRunner", "FairTurns", "analyse", "choose", "lower_priority"]
 
@@ -67,9 +68,12 @@ workers a third of what a nice-19 job of the host beside them got."""
 def lower_priority() -> None:
     """Run in each worker as it starts (the bots' and the analyses'): their thinking
     yields the CPU to the event loop (niceness :data:`WORKER_NICENESS`, whatever the
-    server's own). Raises nothing (a system without priorities: left as it is)."""
+    server's own), and they go back to the kernel's default time slice (a worker
+    inherits the loop's short one, see :mod:`server.ops.timeslice`; it thinks in long
+    runs). Raises nothing (a system without priorities: left as it is)."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, 0, max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, 0)))
+    request_slice(0)
 
 
 class FairTurns:

@@ -19,6 +19,7 @@ import sys
 
 from server.config import ServerConfig, default_db_path
 from server.errors import ServerError
+from server.ops.timeslice import DEFAULT_LOOP_SLICE_US, request_slice
 
 __all__ = [
     "add_serve_arguments",
@@ -254,6 +255,14 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="the event loop: asyncio's own (default), uvloop, or auto (uvloop if installed)",
     )
     add(
+        "--loop-slice-us",
+        type=int,
+        default=DEFAULT_LOOP_SLICE_US,
+        help="time slice the event loop asks Linux for, in microseconds, so a wake-up "
+        f"takes the core at once from a busy process (default {DEFAULT_LOOP_SLICE_US}; "
+        "0: the kernel's default)",
+    )
+    add(
         "--log-format",
         choices=("human", "json"),
         default="human",
@@ -434,6 +443,12 @@ def run_serve(args: argparse.Namespace) -> int:
 
     configure_logging(args.log_format, args.log_level)
     config = config_from_args(args)
+    slice_us = getattr(args, "loop_slice_us", DEFAULT_LOOP_SLICE_US)
+    if slice_us < 0:
+        print(f"spades server: --loop-slice-us must be 0 or more, not {slice_us}", file=sys.stderr)
+        return 2
+    if slice_us and not request_slice(slice_us):
+        logging.getLogger("server").info("the kernel kept its own time slice for the loop")
     try:
         run_loop(_serve(config), getattr(args, "event_loop", "asyncio"))
     except ServerError as error:  # the store cannot be opened: already one clear line
