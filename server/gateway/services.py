@@ -178,15 +178,17 @@ class Services:
         ``record_not_available``, ``rate_limited`` or ``server_full`` (see
         :mod:`server.gateway.analyses`)."""
         self._check_egress(session)
-        record_json = self._record_json(message.record_id)
-        if record_json is None:
-            raise RequestError("record_not_available", "no finished game has this record id (yet)")
         key = (message.record_id, message.seat, message.level)
+        # an analysis is kept only while its record is (retention deletes both): a cached
+        # one needs no read of the record, the most common request of a flood
         cached = self.store.analysis_json(*key)
         if cached is not None:
             session.send(_analysis_message(message, cached))
             self._sent(session.address, len(cached))
             return
+        record_json = self._record_json(message.record_id)
+        if record_json is None:
+            raise RequestError("record_not_available", "no finished game has this record id (yet)")
         self.analyses.ask(session, player.id, message, record_json, self._seats_of(key[0]))
 
     def _record_json(self, record_id: str) -> str | None:

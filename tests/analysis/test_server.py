@@ -65,3 +65,28 @@ def test_get_analysis_refusals() -> None:
         await old.error(m.GetAnalysis(record_id="x", seat=0), "bad_message")
 
     run(test)
+
+
+def test_a_cached_analysis_is_answered_without_reading_its_record() -> None:
+    # a flood of requests for cached analyses costs one read each, not two
+    async def test(server: RunningServer) -> None:
+        client, record_id = await _finished_game(server)
+        ask = m.GetAnalysis(record_id=record_id, seat=0, level="easy")
+        first = await client.request(ask, m.AnalysisMessage, timeout=60.0)
+        store = server.hub.store
+        record_reads: list[str] = []
+        read_record = store.record_json
+
+        def counted(wanted: str) -> str | None:
+            record_reads.append(wanted)
+            return read_record(wanted)
+
+        setattr(store, "record_json", counted)  # noqa: B010 (mypy: a method of the store)
+        again = await client.request(ask, m.AnalysisMessage, timeout=2.0)
+        assert again.analysis_json == first.analysis_json
+        assert record_reads == []
+        other = await client.request(ask.model_copy(update={"seat": 1}), m.AnalysisMessage, 60.0)
+        assert record_reads == [record_id]  # not cached: the record is read to work it out
+        assert json.loads(other.analysis_json)["seat"] == 1
+
+    run(test)
