@@ -447,7 +447,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if slice_us < 0:
         print(f"spades server: --loop-slice-us must be 0 or more, not {slice_us}", file=sys.stderr)
         return 2
-    if slice_us and not request_slice(slice_us):
+    # 0 asks for the default too: a slice is inherited from whatever started the server
+    if not request_slice(slice_us) and slice_us:
         logging.getLogger("server").info("the kernel kept its own time slice for the loop")
     try:
         run_loop(_serve(config), getattr(args, "event_loop", "asyncio"))

@@ -105,6 +105,12 @@ def test_spades_serve_asks_for_the_loop_slice_and_zero_leaves_the_kernels() -> N
     assert _served_slice("--loop-slice-us", "300") == 300_000
     assert _served_slice("--loop-slice-us", "0") == default
 
+    def started_from_a_short_slice_thread() -> int:
+        assert request_slice(300)  # inherited by the process it starts
+        return _served_slice("--loop-slice-us", "0")
+
+    assert in_a_thread(started_from_a_short_slice_thread) == default
+
 
 def test_spades_serve_refuses_a_negative_slice_with_one_clear_line() -> None:
     done = subprocess.run(
