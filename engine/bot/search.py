@@ -131,6 +131,10 @@ class SearchConfig:
     focus: bool = False
     """Spend half of a card decision's deals on every card and the other half on the two
     best cards after the first half (successive halving), instead of all on all."""
+    bid_raise_floor: float = 0.0
+    """Bid the higher bid of the kernel centred a quarter trick up (``bid_shift + 0.25``)
+    where its make chance under this kernel is at least this share
+    (:func:`engine.bot.bid_raise.raised_bid`; ``0``: off)."""
 
     def scaled(self, playouts: int) -> SearchConfig:
         """The same level with ``playouts`` playouts and the rest scaled alike."""
@@ -145,6 +149,7 @@ class SearchConfig:
             bid_shift=self.bid_shift,
             play_inference=self.play_inference,
             focus=self.focus,
+            bid_raise_floor=self.bid_raise_floor,
             lead_mismatch=self.lead_mismatch,
             chase=self.chase,
             fog=self.fog,
