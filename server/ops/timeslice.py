@@ -13,8 +13,8 @@ thread may ask for a shorter slice (``sched_setattr``, ``sched_runtime`` for a n
 thread), and a waking thread with a shorter slice than the running one takes the core at
 once. It changes no thread's share of the CPU, only how soon it gets it.
 ``bench/abuse_prio.py --probe-slice-us 100`` measures it: a probe at normal priority
-waking every 2 ms beside two busy processes at normal priority was 4.3 to 4.8 ms late at
-p99 with the default slice, 0.8 to 1.3 ms with 100 µs (docs/benchmarks.md, Round 7).
+waking every 2 ms beside two busy processes at normal priority was 4.7 to 5.0 ms late at
+p99 with the default slice, 1.2 to 1.4 ms with 100 µs (docs/benchmarks.md, Round 7).
 
 Processes the server starts inherit the slice; the bot workers go back to the default
 (:func:`server.bots.lower_priority`): they think in long runs, and a short slice would
