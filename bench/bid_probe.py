@@ -30,6 +30,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,23 +40,17 @@ from bench.strength import parse_tweaks
 from engine import Deal, GameState, Phase, RuleSet
 from engine.actions import Bid, BlindNil
 from engine.bot import LEVEL_CONFIGS, Bot
+from engine.bot.bid_raise import bid_make_chance
 from engine.bot.knowledge import read_knowledge
-from engine.bot.search import SearchConfig, bid_draws, play_noise
+from engine.bot.search import SearchConfig, bid_draws
 
 __all__ = ["main", "make_chance", "probe_deal"]
 
 
 def make_chance(draws: dict[tuple[int, int, int], int], bid: int, config: SearchConfig) -> float:
-    """The chance the bid model gives ``bid`` (nil: 0) of being made over ``draws``."""
-    noise = play_noise(config.bid_spread, config.bid_shift)
-    total = sum(draws.values())
-    made = 0.0
-    for (natural, nil, _), count in draws.items():
-        if bid == 0:
-            made += count * (nil == 0)
-        else:
-            made += count * sum(w for k, w in noise if natural + k >= bid)
-    return made / total
+    """The chance the bid model gives ``bid`` (nil: 0) of being made over ``draws`` (the
+    bot's own reading, :func:`engine.bot.bid_raise.bid_make_chance`)."""
+    return bid_make_chance(Counter(draws), bid, config)
 
 
 def probe_deal(
