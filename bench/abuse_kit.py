@@ -182,7 +182,8 @@ class Honest:
         self.stop = False
 
     def start(self) -> list[asyncio.Task[None]]:
-        probes = [asyncio.create_task(self.ping(source)) for source in PROBES]
+        spread = PROBE_INTERVAL / len(PROBES)
+        probes = [asyncio.create_task(self.ping(s, i * spread)) for i, s in enumerate(PROBES)]
         return [asyncio.create_task(self.play()), *probes]
 
     async def play(self) -> None:
@@ -210,10 +211,15 @@ class Honest:
                     break
             await ws.close()
 
-    async def ping(self, source: str = HONEST) -> None:
+    async def ping(self, source: str = HONEST, offset: float = 0.0) -> None:
+        # each probe on its own grid, the six spread over the interval: a stall of the
+        # machine delays one ping, not six at once (six times the moments sampled)
         ws = await hello(self.url, f"pinger{source.rsplit('.', 1)[-1]}", source)
         nonce = 0
+        slot = time.monotonic() + offset
         while not self.stop:
+            await asyncio.sleep(max(0.0, slot - time.monotonic()))
+            slot = max(slot + PROBE_INTERVAL, time.monotonic())
             nonce += 1
             start = time.monotonic()
             await ws.send(encode(m.Ping(nonce=nonce)))
@@ -223,7 +229,6 @@ class Honest:
                     break
             self.pings.append(time.monotonic() - start)
             self.ping_starts.append(start)
-            await asyncio.sleep(PROBE_INTERVAL)
         await ws.close()
 
     def take(self) -> tuple[Sample, list[float]]:

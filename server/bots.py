@@ -35,7 +35,7 @@ from engine import Action, PlayerView
 from engine.analysis import analysis_to_dict, analyze_record
 from engine.bot import Bot
 from server.loop_pool import LoopPool
-from server.ops.timeslice import request_slice
+from server.ops.timeslice import request_slice, yielding
 
 __all__ = ["WORKER_NICENESS", "BotRunner", "FairTurns", "analyse", "choose", "lower_priority"]
 
@@ -44,7 +44,8 @@ log = logging.getLogger("server")
 
 def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> Action:
     """Run in a worker: the bot's action for ``view``."""
-    return Bot(level, seed=seed, iterations=iterations).choose(view)
+    with yielding():  # a worker on the loop's core offers it back every millisecond
+        return Bot(level, seed=seed, iterations=iterations).choose(view)
 
 
 def analyse(record_json: str, seat: int, level: str) -> str:

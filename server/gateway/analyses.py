@@ -51,6 +51,7 @@ from server.config import ServerConfig
 from server.errors import RequestError, ServerError
 from server.gateway.session import Session, error_message
 from server.loop_pool import LoopPool
+from server.ops.timeslice import yielding
 from server.store import Storage
 
 __all__ = [
@@ -102,7 +103,8 @@ def analyse_job(
             raise AnalysisAbandoned(f"analysis {job} called off after {done} of {total}")
 
     record = json.loads(record_json)
-    analysis = analyze_record(record, seat, level, progress=still_wanted)
+    with yielding():  # offer the loop's core back every millisecond while it works
+        analysis = analyze_record(record, seat, level, progress=still_wanted)
     return json.dumps(analysis_to_dict(analysis))
 
 

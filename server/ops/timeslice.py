@@ -3,6 +3,8 @@
     request_slice(100)        # this thread: 100 µs slices; True if the kernel took it
     request_slice(0)          # back to the kernel's default slice
     slice_ns()                # this thread's slice now, in ns (None where unknown)
+    with yielding():          # a worker's job: hand the core back every millisecond
+        think()
 
 Why: on a core shared with busy processes at the same priority (attackers' clients at the
 ``shared`` placement of bench/abuse.py, a host's other services), the kernel's scheduler
@@ -21,17 +23,30 @@ Processes the server starts inherit the slice; the bot workers go back to the de
 only switch them more often. Elsewhere than Linux on x86-64 or arm64, and on kernels
 without the call, nothing changes and :func:`request_slice` returns ``False``; it raises
 nothing.
+
+A worker that thinks on the loop's core must also give the core back: a woken thread
+whose fair share is spent for the moment (the loop, after a burst of work beside the
+workers) is not let in until the running one is stopped, and a busy thread is stopped
+only at the kernel's tick (4 ms at 250 Hz). Traced (``perf sched``) through
+bench/abuse_shares.py's ``bot_tables`` at ``split``: the loop waited more than 1 ms for
+the core 52 to 62 times in 22 s, up to 5 to 11 ms, each time behind a bot worker.
+:func:`yielding` makes the worker offer the core every millisecond while it works
+(``sched_yield`` from a ``SIGALRM`` handler): 9 to 17 times, docs/benchmarks.md (Round 8).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import platform
+import signal
 import struct
 import sys
+import threading
+from collections.abc import Iterator
 
-__all__ = ["DEFAULT_LOOP_SLICE_US", "request_slice", "slice_ns"]
+__all__ = ["DEFAULT_LOOP_SLICE_US", "YIELD_EVERY_S", "request_slice", "slice_ns", "yielding"]
 
 DEFAULT_LOOP_SLICE_US = 100
 """What ``spades serve`` asks for its loop unless told ``--loop-slice-us``: the kernel's
@@ -89,3 +104,38 @@ def slice_ns() -> int | None:
         return None
     runtime: int = _ATTR.unpack(attr.raw)[5]
     return runtime
+
+
+YIELD_EVERY_S = 0.001
+"""How often a working bot or analysis worker offers its core (:func:`yielding`)."""
+
+
+def _offer_core(signum: int, frame: object) -> None:
+    os.sched_yield()
+
+
+@contextlib.contextmanager
+def yielding(every_s: float = YIELD_EVERY_S) -> Iterator[None]:
+    """While the block runs, the process offers its core every ``every_s`` seconds
+    (``sched_yield``; free when nothing else waits for the core), so a thread it keeps
+    waiting (the event loop) gets in within about that long, not at the kernel's next
+    tick. Armed only for the block (an idle worker is not woken). Only in the main thread
+    of a process whose ``SIGALRM`` is unused (no handler, no timer); elsewhere (another
+    thread, a process with an alarm of its own, a system without ``setitimer``) it does
+    nothing. Raises nothing of its own."""
+    if (
+        every_s <= 0
+        or not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL  # someone else's alarm
+        or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0)
+    ):
+        yield
+        return
+    signal.signal(signal.SIGALRM, _offer_core)
+    signal.setitimer(signal.ITIMER_REAL, every_s, every_s)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
