@@ -9,7 +9,9 @@ fewer), a few are set, and a set costs about ten such gains. :func:`raised_bid` 
 higher bid only where the calibrated kernel (the served centre) still gives it a make
 chance of at least ``config.bid_raise_floor``; elsewhere it bids as the search bid does.
 With ``bid_raise_floor`` 0 it is exactly :func:`~engine.bot.search.search_bid` (the same
-draws from ``rng``, the same bid). Raises nothing.
+draws from ``rng``, the same bid; both choose with :func:`~engine.bot.search.best_bid`).
+Served ``hard`` bids with a floor of 0.78 (:data:`engine.bot.LEVEL_CONFIGS`). Raises
+nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections import Counter
 from dataclasses import replace
 
 from engine.bot.knowledge import Knowledge
-from engine.bot.search import SearchConfig, bid_draws, bid_values, play_noise
+from engine.bot.search import SearchConfig, best_bid, bid_draws, bid_values, play_noise
 from engine.game import PlayerView
 
 __all__ = ["RAISE_STEP", "bid_make_chance", "raised_bid"]
@@ -44,25 +46,16 @@ def bid_make_chance(draws: Counter[tuple[int, int, int]], bid: int, config: Sear
     return made / total
 
 
-def _best(values: dict[int, float]) -> int:
-    """The lowest bid of the best worth (as :func:`engine.bot.search.search_bid`)."""
-    best_bid, best_value = 1, float("-inf")
-    for bid, value in values.items():
-        if value > best_value + 1e-9:
-            best_bid, best_value = bid, value
-    return best_bid
-
-
 def raised_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig) -> int:
     """The search bid, or the bid of the kernel centred :data:`RAISE_STEP` higher where
     that one is higher, not nil, and made at least ``config.bid_raise_floor`` of the
     time by ``config``'s own kernel (:func:`bid_make_chance`)."""
     draws = bid_draws(view, know, rng, config)
-    served = _best(bid_values(view, know, draws, config))
+    served = best_bid(bid_values(view, know, draws, config))
     if config.bid_raise_floor <= 0.0 or served == 0:
         return served
     up = replace(config, bid_shift=config.bid_shift + RAISE_STEP)
-    higher = _best(bid_values(view, know, draws, up))
+    higher = best_bid(bid_values(view, know, draws, up))
     if higher > served and bid_make_chance(draws, higher, config) >= config.bid_raise_floor:
         return higher
     return served

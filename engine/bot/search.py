@@ -47,6 +47,7 @@ from engine.game import PlayerView, legal_play_mask, trick_winner
 
 __all__ = [
     "SearchConfig",
+    "best_bid",
     "bid_draws",
     "bid_values",
     "distinct_moves",
@@ -476,9 +477,16 @@ def search_bid(
     :func:`engine.bot.evaluate.game_worth` of the hand's outcome, so the cost of a set,
     of bags and the target are all weighed.
     """
-    values = bid_values(view, know, bid_draws(view, know, rng, config), config)
-    best_bid, best_value = 1, float("-inf")
+    return best_bid(bid_values(view, know, bid_draws(view, know, rng, config), config))
+
+
+def best_bid(values: dict[int, float]) -> int:
+    """The bid of the best worth in ``values`` (as :func:`bid_values` gives them), the
+    first in order (the lowest) where worths tie within 1e-9; 1 when ``values`` is
+    empty. Shared by :func:`search_bid` and :func:`engine.bot.bid_raise.raised_bid`.
+    Raises nothing."""
+    best, best_value = 1, float("-inf")
     for bid, value in values.items():
         if value > best_value + 1e-9:
-            best_bid, best_value = bid, value
-    return best_bid
+            best, best_value = bid, value
+    return best
