@@ -19,16 +19,18 @@ def test_the_wal_stays_bounded_under_steady_writes(tmp_path: Path) -> None:
     db = tmp_path / "spades.db"
     store = Store(str(db), autocommit=False, wal_limit_bytes=LIMIT, checkpoint_interval=0.02)
     wal = Path(str(db) + "-wal")
+    peak = 0
     try:
         for turn in range(3000):  # a commit per turn, like the server under load
             for index in range(4):
                 store.append_action("K7QX2M9A", turn, index, 0, "bid 3" * 20, turn)
             store.commit()
+            peak = max(peak, wal.stat().st_size)
             if turn % 100 == 0:
                 time.sleep(0.03)  # the checkpointer gets its turn, as between loop turns
-        # 3000 commits of a few pages each: many MB of log, past the limit...
-        grown = wal.stat().st_size
-        assert grown > LIMIT
+        # 3000 commits of a few pages each: many MB of log, past the limit at some point
+        # (the largest size seen: the checkpointer may have cut it just before the end)...
+        assert peak > LIMIT
         # ...until the checkpointer's next rounds cut it back (polled: a loaded machine
         # may give its thread a turn late; the bound is on size, not on time)
         for _ in range(500):
