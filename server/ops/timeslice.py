@@ -29,7 +29,7 @@ whose fair share is spent for the moment (the loop, after a burst of work beside
 workers) is not let in until the running one is stopped, and a busy thread is stopped
 only at the kernel's tick (4 ms at 250 Hz). Traced (``perf sched``) through
 bench/abuse_shares.py's ``bot_tables`` at ``split``: the loop waited more than 1 ms for
-the core 52 to 62 times in 22 s, up to 5 to 11 ms, each time behind a bot worker.
+the core 39 to 62 times in 22 s, up to 5 to 11 ms, each time behind a bot worker.
 :func:`yielding` makes the worker offer the core every millisecond while it works
 (``sched_yield`` from a ``SIGALRM`` handler): 9 to 17 times, docs/benchmarks.md (Round 8).
 """
@@ -121,11 +121,12 @@ def yielding(every_s: float = YIELD_EVERY_S) -> Iterator[None]:
     waiting (the event loop) gets in within about that long, not at the kernel's next
     tick. Armed only for the block (an idle worker is not woken). Only in the main thread
     of a process whose ``SIGALRM`` is unused (no handler, no timer); elsewhere (another
-    thread, a process with an alarm of its own, a system without ``setitimer``) it does
-    nothing. Raises nothing of its own."""
+    thread, a process with an alarm of its own, a system without ``setitimer`` or
+    ``sched_yield``) it does nothing. Raises nothing of its own."""
     if (
         every_s <= 0
         or not hasattr(signal, "setitimer")
+        or not hasattr(os, "sched_yield")
         or threading.current_thread() is not threading.main_thread()
         or signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL  # someone else's alarm
         or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0)
