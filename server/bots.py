@@ -5,7 +5,7 @@
     runner.close()
 
 The executor is created on the first decision, so a server without bots starts no
-process. Workers run at a lower priority (nice 10), so that thinking bots take only the
+process. Workers run at a lower priority (nice 19), so that thinking bots take only the
 CPU the event loop leaves. Workers get only the seat's picklable
 :class:`engine.PlayerView` (what that seat may know), the level and a seed, and build
 the bot themselves. Game analyses (``get_analysis``) do not run here: they have a worker
@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import json
 import logging
 import os
 import time
@@ -32,12 +31,11 @@ from collections import deque
 from collections.abc import Callable
 
 from engine import Action, PlayerView
-from engine.analysis import analysis_to_dict, analyze_record
 from engine.bot import Bot
 from server.loop_pool import LoopPool
 from server.ops.timeslice import request_slice, yielding
 
-__all__ = ["WORKER_NICENESS", "BotRunner", "FairTurns", "analyse", "choose", "lower_priority"]
+__all__ = ["WORKER_NICENESS", "BotRunner", "FairTurns", "choose", "lower_priority"]
 
 log = logging.getLogger("server")
 
@@ -46,15 +44,6 @@ def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> A
     """Run in a worker: the bot's action for ``view``."""
     with yielding():  # a worker on the loop's core offers it back every millisecond
         return Bot(level, seed=seed, iterations=iterations).choose(view)
-
-
-def analyse(record_json: str, seat: int, level: str) -> str:
-    """Run in a worker: ``engine.analysis`` of ``seat`` in a record, as JSON text.
-
-    Raises :class:`~engine.errors.EngineError` (or ``ValueError``) for a bad record.
-    """
-    record = json.loads(record_json)
-    return json.dumps(analysis_to_dict(analyze_record(record, seat, level)))
 
 
 WORKER_NICENESS = 19
@@ -210,17 +199,6 @@ class BotRunner:
                     self.workers = 0
                     self.turns.capacity = 1  # the one thread
             raise
-
-    async def analyse(self, record_json: str, seat: int, level: str) -> str:
-        """The analysis of ``seat`` in a record (see :func:`analyse`), off the event loop.
-
-        Raises what :func:`analyse` raises, or ``concurrent.futures.BrokenExecutor``.
-        """
-        executor = self._get_executor()
-        if isinstance(executor, LoopPool):
-            return await executor.run(analyse, record_json, seat, level)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(executor, analyse, record_json, seat, level)
 
     def close(self) -> None:
         """Stop the workers (decisions in flight are abandoned)."""
