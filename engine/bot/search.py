@@ -31,6 +31,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.bot.endgame import draw_worlds, infoset_values
 from engine.bot.evaluate import game_worth, hand_points, modes_table, utility_table
 from engine.bot.inference import (
     combined_likelihood,
@@ -136,6 +137,10 @@ class SearchConfig:
     """Bid the higher bid of the kernel centred a quarter trick up (``bid_shift + 0.25``)
     where its make chance under this kernel is at least this share
     (:func:`engine.bot.bid_raise.raised_bid`; ``0``: off)."""
+    infoset_tricks: int = 0
+    """With at most this many tricks left, value the cards on the sampled deals together,
+    the bot's later cards one for all the deals it cannot tell apart
+    (:func:`engine.bot.endgame.infoset_values`; ``0``: off)."""
 
     def scaled(self, playouts: int) -> SearchConfig:
         """The same level with ``playouts`` playouts and the rest scaled alike."""
@@ -151,6 +156,7 @@ class SearchConfig:
             play_inference=self.play_inference,
             focus=self.focus,
             bid_raise_floor=self.bid_raise_floor,
+            infoset_tricks=self.infoset_tricks,
             lead_mismatch=self.lead_mismatch,
             chase=self.chase,
             fog=self.fog,
@@ -276,13 +282,14 @@ def search_play(
 
     counts = [0] * len(moves)
 
+    def draw() -> int:
+        source = narrowed if narrowed is not None and rng.random() < _TRUST_FOLLOWS else know
+        return sample_hand(source, rng, weight, tries=6)
+
     def run(rounds: int, active: list[int]) -> None:
         """``rounds`` sampled deals, each valued for the moves of ``active``."""
         for _ in range(rounds):
-            source = know
-            if narrowed is not None and rng.random() < _TRUST_FOLLOWS:
-                source = narrowed
-            other = sample_hand(source, rng, weight, tries=6)
+            other = draw()
             for index in active:
                 totals[index] += value_of(other, moves[index])
                 counts[index] += 1
@@ -329,7 +336,11 @@ def search_play(
         return value
 
     everything = list(range(len(moves)))
-    if first_rounds:
+    if left <= config.infoset_tricks:
+        worlds = draw_worlds(draw, samples)
+        totals = infoset_values(hand, moves, trick_card, broken, won0, worlds, util)
+        counts = [samples] * len(moves)
+    elif first_rounds:
         run(first_rounds, everything)
         ranked = sorted(everything, key=lambda i: -totals[i])
         run(second_rounds, ranked[:_FINALISTS])
@@ -340,18 +351,15 @@ def search_play(
     means = [totals[i] / counts[i] for i in everything]
     best = max(everything, key=lambda i: (counts[i], means[i], -(moves[i] % 13)))
     if trick_card >= 0 and (blind[0] or bids[0] == 0) and won0 == 0:
-        # a live nil following: among cards about as good (sampling noise apart) shed the
-        # highest, the card most likely to be forced to win a trick later
-        # (the two finalists of ``focus`` included: a card left out of the final may be
-        # as good within the margin)
+        # a live nil following: among cards about as good (sampling noise apart; the cards
+        # left out of ``focus``'s final too) shed the highest, the likeliest to win later
         near = max(means) - _NIL_SHED_MARGIN
         high = max(
             (i for i in everything if means[i] >= near),
             key=lambda i: (moves[i] % 13, moves[i] // 13 != 3),
         )
         return CARDS[moves[high]]
-    # among near-equal cards (as well sampled as the best) prefer the cheapest (lowest
-    # rank, then not a spade)
+    # among near-equal cards (as well sampled as the best) the cheapest (rank, not spade)
     threshold = means[best] - 1e-6
     cheap = min(
         (i for i in everything if counts[i] == counts[best] and means[i] >= threshold),
