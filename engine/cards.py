@@ -32,6 +32,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "SUIT_TEXT",
     "Card",
+    "card_indexes",
     "card_mask",
     "cards_in",
     "format_cards",
@@ -133,14 +134,20 @@ def card_mask(cards: Iterable[int]) -> int:
     return mask
 
 
-def cards_in(mask: int) -> tuple[Card, ...]:
-    """The cards of ``mask``, lowest index first (clubs 2 up to the spade ace)."""
+def card_indexes(mask: int) -> list[int]:
+    """The card indexes (0 to 51) set in ``mask``, lowest first: ``card_indexes(0b101)``
+    is ``[0, 2]``."""
     result = []
     while mask:
         low = mask & -mask
-        result.append(CARDS[low.bit_length() - 1])
+        result.append(low.bit_length() - 1)
         mask ^= low
-    return tuple(result)
+    return result
+
+
+def cards_in(mask: int) -> tuple[Card, ...]:
+    """The cards of ``mask``, lowest index first (clubs 2 up to the spade ace)."""
+    return tuple(CARDS[index] for index in card_indexes(mask))
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.cards import card_indexes
+
 __all__ = ["EndgameSolver", "draw_worlds", "infoset_values", "solve_exact"]
 
 _SPADES = 3
@@ -41,15 +43,6 @@ def _legal(held: int, card: int, broken: bool) -> int:
     if broken:
         return held
     return held & _NOT_SPADES or held
-
-
-def _cards(mask: int) -> list[int]:
-    result = []
-    while mask:
-        low = mask & -mask
-        result.append(low.bit_length() - 1)
-        mask ^= low
-    return result
 
 
 def _winner(leader: int, first: int, second: int) -> int:
@@ -92,7 +85,7 @@ class EndgameSolver:
             player = lead if card < 0 else 1 - lead
             held = h0 if player == 0 else h1
             values = []
-            for move in _cards(_legal(held, card, broken)):
+            for move in card_indexes(_legal(held, card, broken)):
                 n0 = h0 & ~(1 << move) if player == 0 else h0
                 n1 = h1 & ~(1 << move) if player == 1 else h1
                 if card < 0:
@@ -109,7 +102,7 @@ class EndgameSolver:
         """Seat 1's card (to lead if ``card < 0``, else to follow it): the one of least
         exact value for seat 0, the cheapest among equals."""
         best, best_value = -1, float("inf")
-        for move in sorted(_cards(_legal(h1, card, broken)), key=_cheap):
+        for move in sorted(card_indexes(_legal(h1, card, broken)), key=_cheap):
             n1 = h1 & ~(1 << move)
             if card < 0:
                 value = self.value(h0, n1, 1, move, broken, won)
@@ -144,7 +137,7 @@ class _Infoset:
         """Seat 0 to play (on ``card``, or leading): the best card for all the worlds."""
         return max(
             self.after_mine(h0, move, card, broken, won, worlds)
-            for move in _cards(_legal(h0, card, broken))
+            for move in card_indexes(_legal(h0, card, broken))
         )
 
     def after_mine(

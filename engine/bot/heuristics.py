@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from engine.cards import SPADES, SUIT_MASKS
+from engine.cards import SPADES, SUIT_MASKS, card_indexes
 
 __all__ = [
     "NIL_SAMPLE_WEIGHT",
@@ -101,13 +101,9 @@ def card_chances(unknown: int, opp_size: int) -> list[float]:
 
 def _group(chances: list[float], mask: int) -> tuple[int, int]:
     """``(count, mean chance in thousandths)`` of the cards of ``mask``."""
-    count = 0
-    total = 0.0
-    while mask:
-        low = mask & -mask
-        total += chances[low.bit_length() - 1]
-        count += 1
-        mask ^= low
+    indexes = card_indexes(mask)
+    count = len(indexes)
+    total = sum(chances[index] for index in indexes)
     if not count:
         return 0, 0
     return count, max(0, min(1000, round(1000 * total / count)))
