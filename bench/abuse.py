@@ -53,6 +53,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -395,17 +396,44 @@ SUITES = {
 }
 
 
-def run_suite(script: str) -> dict[str, Any]:
-    """Run one of the other abuse scripts (own server, own honest players); its JSON line."""
+def run_suite(script: str, timeout: float = 900.0) -> dict[str, Any]:
+    """Run one of the other abuse scripts (own server, own honest players); its JSON line.
+
+    The script runs in a process group of its own. If it has not ended after ``timeout``
+    seconds, the whole group (the script, its server, the server's workers and the
+    attackers) is ended and the suite reports ``{"error": "timed out ..."}``: a suite that
+    hangs must not leave a server behind to skew the next suite's figures.
+    """
     path = Path(__file__).resolve().parent / script
-    done = subprocess.run(
-        [sys.executable, str(path)], capture_output=True, text=True, timeout=900, check=False
+    process = subprocess.Popen(
+        [sys.executable, str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        return {"error": f"exit {done.returncode}", "stderr": done.stderr[-2000:]}
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _end_group(process)
+        stdout, stderr = process.communicate()
+        return {"error": f"timed out after {timeout:g} s", "stderr": stderr[-2000:]}
+    lines = stdout.strip().splitlines()
+    if process.returncode != 0 or not lines:
+        return {"error": f"exit {process.returncode}", "stderr": stderr[-2000:]}
     parsed: dict[str, Any] = json.loads(lines[-1])
     return parsed
+
+
+def _end_group(process: subprocess.Popen[str]) -> None:
+    """Ask the process group of ``process`` to end, then kill what is left of it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(5)
+    # The group outlives its leader: kill the server and attackers it left, if any.
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 if __name__ == "__main__":
