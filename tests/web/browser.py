@@ -9,8 +9,10 @@ conditions (``Page.wait``), never a fixed sleep.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import shutil
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -169,7 +171,11 @@ class Page:
         ):
             options.add_argument(argument)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(options=options, service=Service(driver_path))
+        # Chromium leaves its singleton-socket folder in TMPDIR when it is stopped; give it
+        # a folder of this page's own, removed at close, so runs leave nothing in /tmp.
+        self._scratch = tempfile.TemporaryDirectory(prefix="spades-chromium-")
+        service = Service(driver_path, env={**os.environ, "TMPDIR": self._scratch.name})
+        self.driver = webdriver.Chrome(options=options, service=service)
         self.resize(size, dark)
 
     def resize(self, size: tuple[int, int], dark: bool = False) -> None:
@@ -304,4 +310,7 @@ class Page:
         return path
 
     def close(self) -> None:
-        self.driver.quit()
+        try:
+            self.driver.quit()
+        finally:
+            self._scratch.cleanup()
