@@ -7,14 +7,15 @@ The served bid (:func:`engine.bot.search.search_bid`, raised by
 deal in which both seats take every trick they can. Real play differs once a bid is
 made: the seat that made its bid ducks (bags) or chases the other's set, by
 :func:`engine.bot.evaluate.modes_table` of the two bids. With
-``config.bid_playout_top`` K above 0, :func:`playout_bid` takes the K bids of the best
-served worth and the served choice (:func:`bid_candidates`), draws a further
+``config.bid_playout_top`` K above 0, :func:`playout_bid` takes the K trick bids of the best
+served worth and the served choice (:func:`bid_candidates`; a served nil stays: the
+served nil is already priced by a ducking playout), draws a further
 ``config.bid_samples // SUBSET_SHARE`` deals of the same kind (:func:`playout_draws`)
 and plays each deal out once as served (both seats taking everything: the opponent's
 guessed bid and the seat's strength) and once per candidate with the moods of that bid
 against the opponent's bid (known, or guessed as :func:`engine.bot.search.bid_draws`
-guesses it). Each candidate's count is spread by the served kernel and valued with the
-same :func:`engine.bot.evaluate.game_worth` (:func:`playout_values`); the best candidate
+guesses it). Each candidate's count is spread by the served kernel's spread and valued
+with the same :func:`engine.bot.evaluate.game_worth` (:func:`playout_values`); the best candidate
 is bid.
 
 The kernel (centre ``bid_shift``, spread ``bid_spread``) was calibrated on the
@@ -26,7 +27,9 @@ spare. So :func:`conditioned_taken` spreads the seat's *strength* for made or se
 conditioned count where the playout set the bid; otherwise the higher of it and the
 take-everything count) and, where the spread strength still makes the bid, its tricks
 are the conditioned count spread by the same offset, never below the bid. Where the two
-counts agree this is exactly the served pricing.
+counts agree this is the served pricing. That strength runs higher than the
+take-everything count, so the kernel is centred :data:`RECENTRE` lower, which keeps the
+served bid's average make chance where the calibration put it.
 
 The further deals come from :func:`side_rng`, so the bot's own stream moves exactly
 as served: with K = 0, or wherever the re-pricing keeps the served bid, every decision
@@ -49,6 +52,7 @@ from engine.fast import greedy_playout
 from engine.game import PlayerView
 
 __all__ = [
+    "RECENTRE",
     "SUBSET_SHARE",
     "bid_candidates",
     "conditioned_taken",
@@ -61,15 +65,25 @@ __all__ = [
 SUBSET_SHARE = 3
 """The re-pricing plays out ``bid_samples // SUBSET_SHARE`` further deals."""
 
+RECENTRE = -0.25
+"""Tricks added to the kernel's centre (``bid_shift``) for the conditioned count: the
+strength it spreads runs higher than the take-everything count the centre was fitted to
+(mostly the tricks a known low-bidding opponent hands over once its bid is made), so the
+served centre would give the served bid a make chance about 4 points above the
+calibrated one; a quarter trick lower gives it about the same (600 sampled deals of 60
+random bid views, two seeds; docs/bot_round10.md)."""
+
 PlayoutDraws = Counter[tuple[int, int, tuple[int, ...]]]
 """Sampled deals counted by ``(natural, guess, counts)``: the take-everything count, the
 opponent's bid (known or guessed) and the seat's tricks under each candidate bid."""
 
 
 def bid_candidates(values: dict[int, float], served: int, top: int) -> list[int]:
-    """The ``top`` bids of the best worth in ``values`` (the lower first among equals)
-    and ``served``, in increasing order. Raises nothing."""
-    ranked = sorted(values, key=lambda bid: (-values[bid], bid))[: max(0, top)]
+    """The ``top`` trick bids of the best worth in ``values`` (the lower first among
+    equals) and ``served``, in increasing order; nil is a candidate only as ``served``.
+    Raises nothing."""
+    tricks = [bid for bid in values if bid > 0]
+    ranked = sorted(tricks, key=lambda bid: (-values[bid], bid))[: max(0, top)]
     return sorted({*ranked, served})
 
 
@@ -139,7 +153,8 @@ def playout_values(
 ) -> dict[int, float]:
     """Per bid of ``bids``, its expected worth over ``draws`` (:func:`playout_draws` with
     the same ``bids``): a nil by its ducked count, a trick bid by
-    :func:`conditioned_taken` under :func:`engine.bot.search.play_noise`, each outcome
+    :func:`conditioned_taken` under :func:`engine.bot.search.play_noise` (centred
+    :data:`RECENTRE` below ``config.bid_shift``), each outcome
     valued as :func:`engine.bot.search.bid_values` values it."""
     me, opp = know.me, know.opp
     rules = view.rules
@@ -147,7 +162,7 @@ def playout_values(
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     blind = (False, opp_blind)
-    noise = play_noise(config.bid_spread, config.bid_shift)
+    noise = play_noise(config.bid_spread, config.bid_shift + RECENTRE)
     cache: dict[tuple[int, int, int], float] = {}
 
     def worth(bid: int, taken: int, guess: int) -> float:
@@ -189,7 +204,7 @@ def playout_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: S
     draws = bid_draws(view, know, rng, config)
     values = bid_values(view, know, draws, config)
     served = raised_from(view, know, draws, values, config)
-    if config.bid_playout_top <= 0:
+    if config.bid_playout_top <= 0 or served == 0:
         return served
     bids = bid_candidates(values, served, config.bid_playout_top)
     if len(bids) == 1:

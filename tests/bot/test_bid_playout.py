@@ -1,21 +1,25 @@
 """The top bids re-priced by playing the deal out under them (``bid_playout_top``, off)."""
 
 import random
+from collections import Counter
 from dataclasses import replace
 
 from engine.actions import Bid
 from engine.bot import LEVEL_CONFIGS, Bot
 from engine.bot.bid_playout import (
+    RECENTRE,
     bid_candidates,
     conditioned_taken,
     playout_bid,
     playout_draws,
+    playout_values,
     side_rng,
 )
 from engine.bot.bid_raise import raised_bid
 from engine.bot.config import SearchConfig
 from engine.bot.knowledge import read_knowledge
 from engine.bot.search import SearchConfig as ReExported
+from engine.bot.search import bid_values
 from tests.bot.helpers import bid_view
 
 HAND = ("3C 9D 7C 9C 6C 10D 2H QD 8S 4C JS KH AC", "8D JC QS QC 4H 7H 2S 7S 3S 6S 4D AS 5D")
@@ -57,6 +61,8 @@ def test_the_candidates_always_hold_the_served_bid() -> None:
     assert bid_candidates(values, 6, 3) == [5, 6, 7]
     assert bid_candidates(values, 9, 3) == [5, 6, 7, 9]
     assert bid_candidates(values, 0, 1) == [0, 6]
+    values[0] = 10.0  # nil is the best: not a candidate unless served
+    assert bid_candidates(values, 6, 3) == [5, 6, 7]
     assert bid_candidates(values, 6, 0) == [6]
     rng = random.Random(1)
     for _ in range(50):
@@ -66,6 +72,7 @@ def test_the_candidates_always_hold_the_served_bid() -> None:
         chosen = bid_candidates(values, served, top)
         assert served in chosen
         assert len(chosen) in (top, top + 1) or top == 0
+        assert 0 not in chosen or served == 0
         assert chosen == sorted(chosen)
 
 
@@ -131,3 +138,18 @@ def test_the_bot_routes_its_bid_through_the_re_pricing() -> None:
     bot.config = config
     expected = playout_bid(view, read_knowledge(view), random.Random(5), config)
     assert bot.choose(view) == Bid(expected)
+
+
+def test_equal_counts_price_as_served_a_quarter_trick_lower() -> None:
+    view = bid_view(*HAND, opp_bid=3)
+    know = read_knowledge(view)
+    served = Counter({(4, 1, 3): 5, (6, 0, 3): 2, (3, 2, 3): 3})
+    played = Counter({(4, 3, (4, 4, 1)): 5, (6, 3, (6, 6, 0)): 2, (3, 3, (3, 3, 2)): 3})
+    lower = replace(SMALL, bid_shift=SMALL.bid_shift + RECENTRE)
+    expected = bid_values(view, know, served, lower)
+    got = playout_values(view, know, played, [4, 5, 0], SMALL)
+    assert RECENTRE == -0.25
+    for bid in (4, 5, 0):
+        assert abs(got[bid] - expected[bid]) < 1e-9
+    unshifted = bid_values(view, know, served, SMALL)
+    assert got[5] < unshifted[5]  # the lower centre sets 5 more often
