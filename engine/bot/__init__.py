@@ -27,6 +27,7 @@ import random
 from typing import Final
 
 from engine.actions import Action, Bid, Discard, Keep, Play
+from engine.bot.bid_playout import playout_bid
 from engine.bot.bid_raise import raised_bid
 from engine.bot.draft import search_draft, search_nil_draft
 from engine.bot.knowledge import read_knowledge
@@ -152,6 +153,8 @@ class Bot:
         if phase is Phase.BIDDING:
             if self.config is None:
                 return Bid(easy_bid(view, know))
+            if self.config.bid_playout_top > 0:
+                return Bid(playout_bid(view, know, self.rng, self.config))
             if self.config.bid_raise_floor > 0.0:
                 return Bid(raised_bid(view, know, self.rng, self.config))
             return Bid(search_bid(view, know, self.rng, self.config))

@@ -24,7 +24,7 @@ from engine.bot.knowledge import Knowledge
 from engine.bot.search import SearchConfig, best_bid, bid_draws, bid_values, play_noise
 from engine.game import PlayerView
 
-__all__ = ["RAISE_STEP", "bid_make_chance", "raised_bid"]
+__all__ = ["RAISE_STEP", "bid_make_chance", "raised_bid", "raised_from"]
 
 RAISE_STEP = 0.25
 """How far (in tricks) the raised kernel's centre sits above ``config.bid_shift``."""
@@ -51,7 +51,20 @@ def raised_bid(view: PlayerView, know: Knowledge, rng: random.Random, config: Se
     that one is higher, not nil, and made at least ``config.bid_raise_floor`` of the
     time by ``config``'s own kernel (:func:`bid_make_chance`)."""
     draws = bid_draws(view, know, rng, config)
-    served = best_bid(bid_values(view, know, draws, config))
+    return raised_from(view, know, draws, bid_values(view, know, draws, config), config)
+
+
+def raised_from(
+    view: PlayerView,
+    know: Knowledge,
+    draws: Counter[tuple[int, int, int]],
+    values: dict[int, float],
+    config: SearchConfig,
+) -> int:
+    """:func:`raised_bid` from its draws and their served ``values`` (``bid_values`` of
+    ``draws`` with ``config``): the served best bid, raised as :func:`raised_bid` says.
+    Draws nothing; raises nothing."""
+    served = best_bid(values)
     if config.bid_raise_floor <= 0.0 or served == 0:
         return served
     up = replace(config, bid_shift=config.bid_shift + RAISE_STEP)
