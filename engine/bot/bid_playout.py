@@ -44,10 +44,10 @@ from collections import Counter
 
 from engine.bot.bid_raise import raised_from
 from engine.bot.config import MIN_SAMPLES, SearchConfig
-from engine.bot.evaluate import game_worth, hand_points, modes_table
+from engine.bot.evaluate import modes_table
 from engine.bot.inference import opponent_bid_weight
 from engine.bot.knowledge import Knowledge, sample_hand
-from engine.bot.search import best_bid, bid_draws, bid_values, play_noise
+from engine.bot.search import best_bid, bid_draws, bid_values, bid_worth, play_noise
 from engine.fast import greedy_playout
 from engine.game import PlayerView
 
@@ -156,29 +156,8 @@ def playout_values(
     :func:`conditioned_taken` under :func:`engine.bot.search.play_noise` (centred
     :data:`RECENTRE` below ``config.bid_shift``), each outcome
     valued as :func:`engine.bot.search.bid_values` values it."""
-    me, opp = know.me, know.opp
-    rules = view.rules
-    opp_blind = bool(view.blind_nil[opp])
-    scores = (view.scores[me], view.scores[opp])
-    bags = (view.bags[me], view.bags[opp])
-    blind = (False, opp_blind)
     noise = play_noise(config.bid_spread, config.bid_shift + RECENTRE)
-    cache: dict[tuple[int, int, int], float] = {}
-
-    def worth(bid: int, taken: int, guess: int) -> float:
-        taken = 0 if taken < 0 else 13 if taken > 13 else taken
-        key = (bid, taken, guess)
-        value = cache.get(key)
-        if value is None:
-            opp_bid_value: int | None = None if opp_blind else guess
-            points, after = hand_points(
-                rules, (bid, opp_bid_value), blind, (taken, 13 - taken), bags
-            )
-            new_scores = (scores[0] + points[0], scores[1] + points[1])
-            value = game_worth(rules, new_scores, after, 0, bag_share=config.bid_bag_share)
-            cache[key] = value
-        return value
-
+    worth = bid_worth(view, know, config)
     values: dict[int, float] = {}
     for index, bid in enumerate(bids):
         total = 0.0

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from engine.bot.config import MIN_SAMPLES as _MIN_SAMPLES
 from engine.bot.config import SearchConfig
@@ -52,6 +53,7 @@ __all__ = [
     "best_bid",
     "bid_draws",
     "bid_values",
+    "bid_worth",
     "distinct_moves",
     "follow_exclusions",
     "opponent_bid_weight",
@@ -318,21 +320,20 @@ def bid_draws(
     return draws
 
 
-def bid_values(
-    view: PlayerView,
-    know: Knowledge,
-    draws: Counter[tuple[int, int, int]],
-    config: SearchConfig,
-) -> dict[int, float]:
-    """Per legal bid (0 is nil), its expected worth over ``draws`` (see :func:`bid_draws`),
-    each deal's natural trick count spread by :func:`play_noise`."""
+def bid_worth(
+    view: PlayerView, know: Knowledge, config: SearchConfig
+) -> Callable[[int, int, int], float]:
+    """``worth(bid, taken, guess)``: the score-aware worth to the bot
+    (:func:`engine.bot.evaluate.game_worth`, bags charged by ``config.bid_bag_share``) of
+    bidding ``bid`` (0 is nil) and taking ``taken`` tricks (clamped to 0..13) while the
+    opponent bids ``guess``. Memoised per call; shared by :func:`bid_values` and
+    :mod:`engine.bot.bid_playout`. Raises nothing."""
     me, opp = know.me, know.opp
     rules = view.rules
     opp_blind = bool(view.blind_nil[opp])
     scores = (view.scores[me], view.scores[opp])
     bags = (view.bags[me], view.bags[opp])
     blind = (False, opp_blind)
-    noise = play_noise(config.bid_spread, config.bid_shift)
     cache: dict[tuple[int, int, int], float] = {}
 
     def worth(bid: int, taken: int, guess: int) -> float:
@@ -349,8 +350,21 @@ def bid_values(
             cache[key] = value
         return value
 
+    return worth
+
+
+def bid_values(
+    view: PlayerView,
+    know: Knowledge,
+    draws: Counter[tuple[int, int, int]],
+    config: SearchConfig,
+) -> dict[int, float]:
+    """Per legal bid (0 is nil), its expected worth over ``draws`` (see :func:`bid_draws`),
+    each deal's natural trick count spread by :func:`play_noise`."""
+    noise = play_noise(config.bid_spread, config.bid_shift)
+    worth = bid_worth(view, know, config)
     values: dict[int, float] = {}
-    for bid in range(0 if rules.nil else 1, 14):
+    for bid in range(0 if view.rules.nil else 1, 14):
         total = 0.0
         for (natural, nil, guess), count in draws.items():
             if bid == 0:
