@@ -45,10 +45,15 @@ from collections import Counter
 from engine.bot.bid_raise import raised_from
 from engine.bot.config import MIN_SAMPLES, SearchConfig
 from engine.bot.evaluate import modes_table
-from engine.bot.inference import opponent_bid_weight
-from engine.bot.knowledge import Knowledge, sample_hand
-from engine.bot.search import best_bid, bid_draws, bid_values, bid_worth, play_noise
-from engine.fast import greedy_playout
+from engine.bot.knowledge import Knowledge
+from engine.bot.search import (
+    best_bid,
+    bid_deals,
+    bid_draws,
+    bid_values,
+    bid_worth,
+    play_noise,
+)
 from engine.game import PlayerView
 
 __all__ = [
@@ -98,36 +103,17 @@ def playout_draws(
     """``samples`` deals drawn as :func:`engine.bot.search.bid_draws` draws them, each
     played out once with both seats taking everything and once per bid of ``bids`` with
     the moods of that bid against the opponent's (see :data:`PlayoutDraws`)."""
-    me, opp = know.me, know.opp
-    opp_blind = bool(view.blind_nil[opp])
-    opp_bid = view.bids[opp]
-    opp_known = opp_blind or opp_bid is not None
-    opp_nil = opp_blind or opp_bid == 0
-    leader = 0 if view.first_bidder == me else 1
-    weight = opponent_bid_weight(view, know)
-    natural_modes = modes_table((13, 0 if opp_nil else 13))
+    opp_blind = bool(view.blind_nil[know.opp])
     tables: dict[tuple[int, int], list[int]] = {}
-    opp_fog = know.pile_seen if config.fog else 0
-    hand = know.hand
     draws: PlayoutDraws = Counter()
-    for _ in range(max(1, samples)):
-        other = sample_hand(know, rng, weight, tries=8)
-        fog = (know.unseen & ~other) if config.fog else 0
-        natural = greedy_playout(
-            hand, other, leader, -1, False, 0, 0, natural_modes, 0, fog, opp_fog
-        )[0]
-        guess = max(1, 13 - natural - 1)
-        if opp_known:
-            guess = 0 if opp_nil else int(opp_bid or 0)
+    for natural, guess, play_out in bid_deals(view, know, rng, config, samples):
         counts = []
         for bid in bids:
             modes = tables.get((bid, guess))
             if modes is None:
                 modes = modes_table((bid, None if opp_blind else guess), config.chase)
                 tables[(bid, guess)] = modes
-            counts.append(
-                greedy_playout(hand, other, leader, -1, False, 0, 0, modes, 0, fog, opp_fog)[0]
-            )
+            counts.append(play_out(modes))
         draws[(natural, guess, tuple(counts))] += 1
     return draws
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from engine.bot.config import MIN_SAMPLES as _MIN_SAMPLES
 from engine.bot.config import SearchConfig
@@ -51,12 +51,14 @@ from engine.game import PlayerView, legal_play_mask, trick_winner
 __all__ = [
     "SearchConfig",
     "best_bid",
+    "bid_deals",
     "bid_draws",
     "bid_values",
     "bid_worth",
     "distinct_moves",
     "follow_exclusions",
     "opponent_bid_weight",
+    "opponent_nil",
     "opponent_play_weight",
     "play_noise",
     "search_bid",
@@ -283,39 +285,52 @@ def play_noise(
     return tuple((k, weight / norm) for k, weight in raw)
 
 
-def bid_draws(
-    view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig
-) -> Counter[tuple[int, int, int]]:
-    """Sampled deals for the bid, counted by ``(natural, nil, guess)``: the tricks the
-    seat takes when both seats take what they can, the tricks it takes ducking every
-    trick (a nil), and the opponent's bid (known, or guessed from the deal)."""
-    me, opp = know.me, know.opp
-    opp_blind = bool(view.blind_nil[opp])
-    opp_bid = view.bids[opp]
-    opp_known = opp_blind or opp_bid is not None
-    opp_nil = opp_blind or opp_bid == 0
-    leader = 0 if view.first_bidder == me else 1
+def opponent_nil(view: PlayerView, know: Knowledge) -> bool:
+    """The opponent has bid nil or declared blind nil."""
+    return bool(view.blind_nil[know.opp]) or view.bids[know.opp] == 0
+
+
+def bid_deals(
+    view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig, samples: int
+) -> Iterator[tuple[int, int, Callable[[list[int]], int]]]:
+    """``samples`` (at least 1) sampled deals for the bid, each as ``(natural, guess,
+    play_out)``: the tricks the seat takes when both seats take what they can, the
+    opponent's bid (known, or guessed from ``natural``) and ``play_out(modes)``, the
+    seat's tricks on the same deal under other moods (:func:`modes_table`). Draws one
+    opponent hand from ``rng`` per deal, weighed by its bid; shared by
+    :func:`bid_draws` and :mod:`engine.bot.bid_playout`. Raises nothing."""
+    opp_bid = view.bids[know.opp]
+    opp_known = bool(view.blind_nil[know.opp]) or opp_bid is not None
+    opp_nil = opponent_nil(view, know)
+    leader = 0 if view.first_bidder == know.me else 1
     weight = opponent_bid_weight(view, know)
     natural_modes = modes_table((13, 0 if opp_nil else 13))
-    nil_modes = modes_table((0, 0 if opp_nil else 13))
-    draws: Counter[tuple[int, int, int]] = Counter()
     opp_fog = know.pile_seen if config.fog else 0
     hand = know.hand
-    for _ in range(max(1, config.bid_samples)):
+    for _ in range(max(1, samples)):
         other = sample_hand(know, rng, weight, tries=8)
         fog = (know.unseen & ~other) if config.fog else 0
-        natural = greedy_playout(
-            hand, other, leader, -1, False, 0, 0, natural_modes, 0, fog, opp_fog
-        )[0]
-        nil = natural
-        if view.rules.nil:
-            ducked = greedy_playout(
-                hand, other, leader, -1, False, 0, 0, nil_modes, 0, fog, opp_fog
-            )
-            nil = ducked[0]
+
+        def play_out(modes: list[int], other: int = other, fog: int = fog) -> int:
+            return greedy_playout(hand, other, leader, -1, False, 0, 0, modes, 0, fog, opp_fog)[0]
+
+        natural = play_out(natural_modes)
         guess = max(1, 13 - natural - 1)
         if opp_known:
             guess = 0 if opp_nil else int(opp_bid or 0)
+        yield natural, guess, play_out
+
+
+def bid_draws(
+    view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig
+) -> Counter[tuple[int, int, int]]:
+    """Sampled deals for the bid (:func:`bid_deals`), counted by ``(natural, nil,
+    guess)``: the tricks the seat takes when both seats take what they can, the tricks it
+    takes ducking every trick (a nil), and the opponent's bid (known, or guessed)."""
+    nil_modes = modes_table((0, 0 if opponent_nil(view, know) else 13))
+    draws: Counter[tuple[int, int, int]] = Counter()
+    for natural, guess, play_out in bid_deals(view, know, rng, config, config.bid_samples):
+        nil = play_out(nil_modes) if view.rules.nil else natural
         draws[(natural, nil, guess)] += 1
     return draws
 
