@@ -94,6 +94,9 @@ class SearchConfig:
     """Re-price this many of the best bids (and the bid the served pricing chooses) by
     playing sampled deals out under each bid against the opponent's bid
     (:func:`engine.bot.bid_playout.playout_bid`; ``0``: off)."""
+    tree_iterations: int = 0
+    """Play cards by one search tree over the seat's information sets, with this many
+    iterations a decision (:func:`engine.bot.tree.tree_card`; ``0``: off, flat sampling)."""
 
     def scaled(self, playouts: int) -> SearchConfig:
         """The same level with ``playouts`` playouts and the rest scaled alike."""
@@ -111,6 +114,7 @@ class SearchConfig:
             bid_raise_floor=self.bid_raise_floor,
             infoset_tricks=self.infoset_tricks,
             bid_playout_top=self.bid_playout_top,
+            tree_iterations=self.tree_iterations and max(1, round(self.tree_iterations * factor)),
             lead_mismatch=self.lead_mismatch,
             chase=self.chase,
             fog=self.fog,

@@ -44,6 +44,7 @@ from engine.bot.inference import (
     opponent_play_weight,
 )
 from engine.bot.knowledge import Knowledge, sample_hand
+from engine.bot.tree import tree_card
 from engine.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card
 from engine.fast import greedy_card, greedy_playout, solve_bounded
 from engine.game import PlayerView, legal_play_mask, trick_winner
@@ -55,6 +56,7 @@ __all__ = [
     "bid_draws",
     "bid_values",
     "bid_worth",
+    "deal_sampler",
     "distinct_moves",
     "follow_exclusions",
     "opponent_bid_weight",
@@ -128,13 +130,14 @@ def search_play(
     util = utility_table(view.rules, scores, bags, bids, blind, 0, config.play_bag_share)
     modes = modes_table(bids, config.chase)
     broken = view.spades_broken
-    weight = opponent_bid_weight(view, know)
-    narrowed = None
-    if config.play_inference:
-        narrowed = narrowed_knowledge(view, know)
-        weight = combined_likelihood(weight, opponent_play_weight(view, know))
-        leads = opponent_lead_weight(view, know, config.lead_mismatch)
-        weight = combined_likelihood(weight, leads)
+    draw = deal_sampler(view, know, rng, config)
+    if config.tree_iterations > 0:
+        pool = min(config.max_samples, config.tree_iterations)
+        won = (won0, won1)
+        move = tree_card(
+            hand, trick_card, broken, won, modes, util, draw, rng, config.tree_iterations, pool
+        )
+        return CARDS[move]
     left = hand.bit_count()  # tricks left including the current one
     exact = left <= config.endgame_tricks
     budget = config.endgame_solves if exact else config.playouts
@@ -176,10 +179,6 @@ def search_play(
         return value
 
     counts = [0] * len(moves)
-
-    def draw() -> int:
-        source = narrowed if narrowed is not None and rng.random() < _TRUST_FOLLOWS else know
-        return sample_hand(source, rng, weight, tries=6)
 
     def run(rounds: int, active: list[int]) -> None:
         """``rounds`` sampled deals, each valued for the moves of ``active``."""
@@ -261,6 +260,28 @@ def search_play(
         key=lambda i: (moves[i] % 13, moves[i] // 13 == 3),
     )
     return CARDS[moves[cheap]]
+
+
+def deal_sampler(
+    view: PlayerView, know: Knowledge, rng: random.Random, config: SearchConfig
+) -> Callable[[], int]:
+    """A function drawing one opponent hand for card play from ``rng``: weighted by how
+    well it fits the opponent's bid and, with ``config.play_inference``, by how likely
+    its follows and leads were, most draws leaving out what its follows rule out
+    (:data:`_TRUST_FOLLOWS`). Raises nothing."""
+    weight = opponent_bid_weight(view, know)
+    narrowed = None
+    if config.play_inference:
+        narrowed = narrowed_knowledge(view, know)
+        weight = combined_likelihood(weight, opponent_play_weight(view, know))
+        leads = opponent_lead_weight(view, know, config.lead_mismatch)
+        weight = combined_likelihood(weight, leads)
+
+    def draw() -> int:
+        source = narrowed if narrowed is not None and rng.random() < _TRUST_FOLLOWS else know
+        return sample_hand(source, rng, weight, tries=6)
+
+    return draw
 
 
 def play_noise(
