@@ -81,6 +81,11 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         # served kernel: against ismcts, 63 duplicate pairs, 12 changed (11 better),
         # +0.79 points a hand [+0.28, +1.31] (docs/bot.md, "Seventh round")
         bid_raise_floor=0.78,
+        # card play by one tree over the seat's information sets: against ismcts, 60
+        # duplicate pairs (seed 24), the same bids, pair results 13 better and 1 worse
+        # than flat sampling, +10.3 points a hand [+3.0, +17.6] (docs/bot.md, "Eleventh
+        # round")
+        tree_iterations=26_000,
     ),
 }
 """Search effort per level; ``iterations`` overrides ``playouts`` (the rest scale with it)."""

@@ -173,7 +173,7 @@ def test_the_search_plays_the_sure_king_with_the_infoset_endgame() -> None:
     # The same guess in a hand: every card but AC 2S 5H 5D is played, the bot's or seen
     # going to the pile, so the opponent holds three of those four.
     view = _guess_view()
-    served = LEVEL_CONFIGS["hard"]
+    served = replace(LEVEL_CONFIGS["hard"], tree_iterations=0)  # flat sampling
     infoset = replace(served, infoset_tricks=3)
     for seed in range(2):
         know = read_knowledge(view)
@@ -184,8 +184,8 @@ def test_the_search_plays_the_sure_king_with_the_infoset_endgame() -> None:
 def test_off_by_default_and_the_served_decisions_unchanged() -> None:
     assert LEVEL_CONFIGS["hard"].infoset_tricks == 0
     assert LEVEL_CONFIGS["normal"].infoset_tricks == 0
-    # the decisions of hard (small effort) in two hands of easy play, recorded before the
-    # field existed: every second play decision with a choice
+    # the decisions of hard's flat sampling (small effort) in two hands of easy play,
+    # recorded before the field existed: every second play decision with a choice
     recorded = "JH QH QD 9S 9S QH QC 7S 2S 8S 6H 10H 10H 7H 4C 10S 8H 8H 8H 8H"
     rules = RuleSet.preset("classic")
     chosen = []
@@ -201,7 +201,10 @@ def test_off_by_default_and_the_served_decisions_unchanged() -> None:
             if view.phase is Phase.PLAY and len(view.legal_actions()) > 1:
                 count += 1
                 if count % 2 == 0:
-                    action = Bot("hard", seed=count, iterations=300).choose(view)
+                    bot = Bot("hard", seed=count, iterations=300)
+                    assert bot.config is not None
+                    bot.config = replace(bot.config, tree_iterations=0)
+                    action = bot.choose(view)
                     chosen.append(str(action.card))  # type: ignore[union-attr]
             state.apply(seat, players[seat].choose(view))
     assert " ".join(chosen) == recorded
