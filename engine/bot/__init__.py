@@ -10,11 +10,13 @@ seat has not seen. Levels:
 - ``easy``: rule-based and instant (counted tricks, simple nil rules, sound card play).
 - ``normal``: determinised search (perfect-information Monte Carlo over sampled deals
   with greedy playouts) for bids and cards; about 0.12 s of CPU a decision.
-- ``hard``: the last tricks of every sampled deal solved exactly, deals drawn without
-  the cards the opponent's follows rule out and weighted by how likely its follows were,
-  half of each card decision's deals spent on the two best cards, playouts in which a
-  seat that leads cannot see the other hand (``fog``), and the draft by search of
-  :mod:`engine.bot.draft`; about 0.3 s of CPU a decision.
+- ``hard``: cards by one search tree over its information sets (:mod:`engine.bot.tree`)
+  on deals drawn without the cards the opponent's follows rule out and weighted by how
+  likely its follows were; while a nil is live, flat sampling with the last tricks of
+  every sampled deal solved exactly, half of each decision's deals spent on the two
+  best cards and playouts in which a seat that leads cannot see the other hand
+  (``fog``); bids from fog playouts, and the draft by search of :mod:`engine.bot.draft`;
+  about 0.65 s of CPU a card decision.
 
 Blind nil, the blind-nil exchange and the draft below ``hard`` use the shared heuristics
 of :mod:`engine.bot.rules_based`. Effort is a fixed count of samples (no clock), so a
