@@ -135,10 +135,11 @@ def search_play(
     draw = deal_sampler(view, know, rng, config)
     # while a nil is live, flat sampling with its nil rules below plays (it covers and
     # hunts a nil as the tests of tests/bot/test_nil.py ask; the tree does not yet)
-    nil_live = ((blind[0] or bids[0] == 0) and won0 == 0) or (
-        (blind[1] or bids[1] == 0) and won1 == 0
-    )
-    if config.tree_iterations > 0 and not nil_live:
+    own_nil_live = (blind[0] or bids[0] == 0) and won0 == 0
+    # A live nil of the opponent: rollouts (which see every card) set it too easily later,
+    # so a set that only happens later counts at a discount against one made now.
+    opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
+    if config.tree_iterations > 0 and not (own_nil_live or opp_nil_live):
         pool = min(config.max_samples, config.tree_iterations)
         won = (won0, won1)
         move = tree_card(
@@ -152,9 +153,6 @@ def search_play(
     stop = config.rollout_exact
     fog = config.fog
     opp_fog = know.pile_seen if fog else 0
-    # A live nil of the opponent: rollouts (which see every card) set it too easily later,
-    # so a set that only happens later counts at a discount against one made now.
-    opp_nil_live = (blind[1] or bids[1] == 0) and won1 == 0
     totals = [0.0] * len(moves)
     # focus: half the deals value every card, the rest of the effort goes to the two best
     # cards so far (the close decision between them is where more deals pay)
@@ -251,7 +249,7 @@ def search_play(
         nodes[0] += used
     means = [totals[i] / counts[i] for i in everything]
     best = max(everything, key=lambda i: (counts[i], means[i], -(moves[i] % 13)))
-    if trick_card >= 0 and (blind[0] or bids[0] == 0) and won0 == 0:
+    if trick_card >= 0 and own_nil_live:
         # a live nil following: among cards about as good (sampling noise apart; the cards
         # left out of ``focus``'s final too) shed the highest, the likeliest to win later
         near = max(means) - _NIL_SHED_MARGIN
