@@ -95,7 +95,10 @@ def test_the_bot_client_commits_reveals_and_checks_every_hand_of_a_game() -> Non
 
     async def test(server: RunningServer) -> None:
         host = await Client.hello(server.url, "host", minor=0)
-        snap = await host.request(m.CreateTable(overrides=FAST, private=True), m.Snapshot)
+        # to 200: no single hand can end it (at most 130 points or a set of 130), so the
+        # game has at least two hands whatever the shuffle the entropy step draws
+        longer = {**FAST, "target_score": 200, "lose_score": -200}
+        snap = await host.request(m.CreateTable(overrides=longer, private=True), m.Snapshot)
         bot = asyncio.create_task(
             play(server.url, snap.table.code, level="easy", seed=5, stats=stats)
         )
