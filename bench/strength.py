@@ -265,7 +265,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations-b", type=int, default=None)
     parser.add_argument("--max-hands", type=int, default=60, help="hand cap per game")
     for side in ("a", "b"):  # a lever measured alone: A's (or B's) search config changed
-        parser.add_argument(f"--set-{side}", nargs="*", default=[], metavar="FIELD=VALUE")
+        # "extend": a repeated flag adds its fields (it used to keep only the last one)
+        parser.add_argument(
+            f"--set-{side}", nargs="*", action="extend", default=[], metavar="FIELD=VALUE"
+        )
     parser.add_argument(
         "--sprt",
         type=float,

@@ -70,3 +70,16 @@ def test_the_default_unit_stays_games_and_still_reports_pair_points(
     assert report["sprt"]["unit"] == "games"
     assert report["sprt"]["llr"] == report["sprt"]["llr_games"]
     assert report["pair_points"]["pairs"] == 2
+
+
+def test_repeated_set_flags_add_their_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    main(
+        [
+            "--a", "normal", "--b", "random", "--iterations", "5", "--pairs", "1",
+            "--max-hands", "1", "--workers", "1", "--seed", "4",
+            "--set-a", "bid_shift=0.0", "--set-a", "chase=0.4", "fog=True",
+        ]
+    )  # fmt: skip
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert report["set_a"] == ["bid_shift=0.0", "chase=0.4", "fog=True"]
+    assert report["a"] == "normal" and report["pairs"] == 1
