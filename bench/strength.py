@@ -20,6 +20,9 @@ the pair when its points over the two games total more than B's, a tie is half) 
 the trinomial test on those pairs. Both LLRs are reported; the verdict is the chosen
 unit's. The pair-points win rate and its interval are in the JSON in every mode.
 
+``--journal FILE`` keeps each finished pair in ``FILE`` and resumes a run from the pairs
+it already holds (``bench/strength_journal.py``), for tests longer than one sitting.
+
 Each pair plays one sequence of shuffle seeds twice, with the seats swapped, so card luck
 cancels as far as the draft lets it. Games run in parallel processes. Decision times are
 measured here (the engine has no clock) with ``time.perf_counter`` around ``bot.choose``,
@@ -39,13 +42,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import multiprocessing
 import random
-import statistics
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -61,14 +62,9 @@ from bench.sprt import (
     trinomial_counts,
     trinomial_llr,
 )
-from bench.strength_tally import (
-    BID_KEYS,
-    bidding_report,
-    hand_record,
-    mean_interval,
-    pair_points_report,
-    tally_hand,
-)
+from bench.strength_journal import PairJournal, run_identity
+from bench.strength_report import GameResult, game_score, pair_margin, results_report
+from bench.strength_tally import BID_KEYS, hand_record, tally_hand
 from engine import Deal, GameState, Phase, RuleSet
 from engine.actions import Action
 from engine.bot import LEVELS, Bot
@@ -80,21 +76,6 @@ _MODELS = {
     "points": "trinomial GSPRT (pair won, drawn or lost on its two games' points)",
 }
 """Per side, ``FIELD=VALUE`` overrides of its search config (``--set-a``, ``--set-b``)."""
-
-
-@dataclass
-class GameResult:
-    pair: int
-    a_seat: int
-    winner: int | None  # seat, None when the hand cap stopped an even game
-    capped: bool
-    hand_diffs: list[int]  # per hand, A's points minus B's
-    scores: tuple[int, int]
-    times: dict[str, list[float]] = field(default_factory=dict)
-    play_times: dict[str, list[float]] = field(default_factory=dict)
-    bidding: dict[str, dict[str, int]] = field(default_factory=dict)
-    cpu_times: dict[str, list[float]] = field(default_factory=dict)
-    hands: list[dict[str, object]] = field(default_factory=list)  # the --log lines
 
 
 def _seed(base: int, pair: int, hand: int) -> bytes:
@@ -226,31 +207,6 @@ def _run_pair(job: Job) -> list[GameResult]:
     ]
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))
-    return ordered[index]
-
-
-def _finite(value: float) -> float | None:
-    """``value``, or ``None`` where it is not a number (JSON has no NaN)."""
-    return None if math.isnan(value) else value
-
-
-def _game_score(game: GameResult) -> float:
-    if game.winner is None:
-        return 0.5
-    return 1.0 if game.winner == game.a_seat else 0.0
-
-
-def pair_margin(games: list[GameResult]) -> int:
-    """A's points minus B's over a pair's games (final scores; one hand a game: its
-    points), the margin that pair points (``--pair-score points``) score."""
-    return sum(g.scores[g.a_seat] - g.scores[1 - g.a_seat] for g in games)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", default="hard", choices=SIDES)
@@ -290,6 +246,9 @@ def main(argv: list[str] | None = None) -> None:
         "--max-wall", type=float, default=None, help="wall-clock cap in seconds (SPRT mode)"
     )
     parser.add_argument("--log", default=None, help="append each hand as a JSON line here")
+    parser.add_argument(
+        "--journal", default=None, help="keep each pair here and resume from the pairs it holds"
+    )
     args = parser.parse_args(argv)
 
     overrides: dict[str, object] = {}
@@ -303,9 +262,20 @@ def main(argv: list[str] | None = None) -> None:
     tweaks = (tuple(args.set_a), tuple(args.set_b))
     for items in tweaks:
         parse_tweaks(items)  # fail early on a bad field
+    journal: PairJournal | None = None
+    resumed: list[list[GameResult]] = []
+    if args.journal is not None:  # a run that goes on where an earlier sitting stopped
+        identity = run_identity(
+            args.a, args.b, tweaks, iterations, rules.to_dict(), args.seed, args.max_hands
+        )
+        journal = PairJournal(Path(args.journal), identity)
+        resumed = [
+            [GameResult(**{**game, "scores": tuple(game["scores"])}) for game in pair]
+            for pair in journal.load()[: args.pairs]
+        ]
     jobs = (
         (pair, args.a, args.b, args.seed, rules.to_dict(), iterations, args.max_hands, tweaks)
-        for pair in range(args.pairs)
+        for pair in range(len(resumed), args.pairs)
     )
     sprt: dict[str, object] | None = None
     bounds = sprt_bounds(args.alpha, args.beta)
@@ -314,9 +284,11 @@ def main(argv: list[str] | None = None) -> None:
     verdict = "continue"
     llr = llr_games = llr_points = 0.0
 
-    def decided(games: list[GameResult]) -> bool:
+    def decided(games: list[GameResult], played_now: bool = True) -> bool:
         nonlocal verdict, llr, llr_games, llr_points
-        if args.log is not None:  # each hand of the pair, as it was played, for study
+        if played_now and journal is not None:
+            journal.append(games)
+        if played_now and args.log is not None:  # each hand of the pair as played, for study
             with open(args.log, "a", encoding="utf-8") as log:
                 for game in games:
                     for index, record in enumerate(game.hands):
@@ -326,7 +298,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps({"pair": games[0].pair, "games": progress}), file=sys.stderr, flush=True)
         if args.sprt is None:
             return False
-        pair_results.append(pair_score(*(_game_score(g) for g in games)))
+        pair_results.append(pair_score(*(game_score(g) for g in games)))
         points_results.append(points_pair_score(pair_margin(games), 0))
         llr_games = pentanomial_llr(pentanomial_counts(pair_results), *args.sprt)
         llr_points = trinomial_llr(trinomial_counts(points_results), *args.sprt)
@@ -338,7 +310,14 @@ def main(argv: list[str] | None = None) -> None:
     deadline = started + args.max_wall if args.max_wall is not None else None
     results: list[GameResult] = []
     stopped_by = "pairs"
-    if args.workers <= 1 and deadline is None:
+    for games in resumed:  # the journal's pairs count as if they had just been played
+        results.extend(games)
+        if decided(games, played_now=False):
+            stopped_by = "sprt"
+            break
+    if stopped_by == "sprt":
+        pass
+    elif args.workers <= 1 and deadline is None:
         for job in jobs:
             games = _run_pair(job)
             results.extend(games)
@@ -391,59 +370,9 @@ def main(argv: list[str] | None = None) -> None:
             "stopped_by": stopped_by,
         }
 
-    wins_a = wins_b = draws = capped = 0
-    pair_scores: dict[int, list[float]] = {}
-    pair_diffs: dict[int, list[int]] = {}
-    pair_margins: dict[int, int] = {}
-    all_diffs: list[int] = []
-    times: dict[str, list[float]] = {}
-    play_times: dict[str, list[float]] = {}
-    cpu_times: dict[str, list[float]] = {}
-    tallies: dict[str, dict[str, int]] = {}
-    for game in results:
-        score = _game_score(game)
-        if game.winner is None:
-            draws += 1
-        elif score == 1.0:
-            wins_a += 1
-        else:
-            wins_b += 1
-        capped += game.capped
-        pair_scores.setdefault(game.pair, []).append(score)
-        pair_diffs.setdefault(game.pair, []).extend(game.hand_diffs)
-        pair_margins[game.pair] = pair_margins.get(game.pair, 0) + pair_margin([game])
-        all_diffs.extend(game.hand_diffs)
-        for level, values in game.times.items():
-            times.setdefault(level, []).extend(values)
-        for level, values in game.play_times.items():
-            play_times.setdefault(level, []).extend(values)
-        for level, values in game.cpu_times.items():
-            cpu_times.setdefault(level, []).extend(values)
-        for level, tally in game.bidding.items():
-            into = tallies.setdefault(level, dict.fromkeys(BID_KEYS, 0))
-            for key, value in tally.items():
-                into[key] += value
     if not results:
         print(json.dumps({"a": args.a, "b": args.b, "pairs": 0, "sprt": sprt}))
         return
-    win_rate, win_low, win_high = mean_interval([statistics.fmean(v) for v in pair_scores.values()])
-    diff_mean, diff_low, diff_high = mean_interval(
-        [statistics.fmean(v) for v in pair_diffs.values() if v]
-    )
-    decision_time = {
-        level: {
-            "n": len(values),
-            "p50": round(_percentile(values, 0.5), 5),
-            "p95": round(_percentile(values, 0.95), 5),
-            "max": round(max(values), 5),
-            "play_p50": round(_percentile(play_times.get(level, []), 0.5), 5),
-            "play_p95": round(_percentile(play_times.get(level, []), 0.95), 5),
-            "cpu_p50": round(_percentile(cpu_times.get(level, []), 0.5), 5),
-            "cpu_p95": round(_percentile(cpu_times.get(level, []), 0.95), 5),
-            "cpu_max": round(max(cpu_times.get(level, [0.0])), 5),
-        }
-        for level, values in sorted(times.items())
-    }
     report = {
         "a": args.a,
         "b": args.b,
@@ -454,23 +383,8 @@ def main(argv: list[str] | None = None) -> None:
         "iterations": list(iterations),
         "mode": "sprt" if args.sprt is not None else "fixed",
         "sprt": sprt,
-        "pairs": len(pair_scores),
-        "games": len(results),
-        "wins_a": wins_a,
-        "wins_b": wins_b,
-        "draws": draws,
-        "capped_games": capped,
-        "win_rate_a": round(win_rate, 4),
-        "win_rate_a_ci95": [
-            _finite(round(max(0.0, win_low), 4)),
-            _finite(round(min(1.0, win_high), 4)),
-        ],
-        "pair_points": pair_points_report(list(pair_margins.values())),
-        "hands": len(all_diffs),
-        "mean_hand_diff": round(diff_mean, 2),
-        "mean_hand_diff_ci95": [_finite(round(diff_low, 2)), _finite(round(diff_high, 2))],
-        "bidding": bidding_report(tallies),
-        "decision_time_s": decision_time,
+        **results_report(results),
+        "resumed_pairs": len(resumed),
         "workers": args.workers,
         "wall_s": round(wall, 1),
     }
