@@ -9,8 +9,9 @@ is not written, so every pair index is counted once and stopping at a wall biase
 
 The first line names the run (:func:`run_identity`): the sides, their tweaks and
 iterations, the rules, the seed base, the hand cap and a digest of the code that plays
-(``engine/`` and ``bench/reference/``). A journal of another run, or of the same run
-played by other code, is refused, since its pairs would measure something else:
+(``engine/`` and ``bench/reference/``, docstrings and comments left out). A journal of
+another run, or of the same run played by other code, is refused, since its pairs would
+measure something else:
 
     journal = PairJournal(Path("hard-ismcts.jsonl"), run_identity(...))
     done = journal.load()          # the pairs already played, in pair order
@@ -25,6 +26,7 @@ that is not a pair of this run, or a gap in the pair order.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from dataclasses import dataclass
@@ -47,13 +49,27 @@ class JournalError(ValueError):
 
 def code_digest(root: Path = _ROOT) -> str:
     """The first 16 hex digits of a SHA-256 over the Python files that decide the games,
-    in path order (names and contents). Raises ``OSError`` if a file cannot be read."""
+    in path order: each file's name and its syntax tree without docstrings, so that a
+    comment, a docstring or a reformat leaves the digest as it was. Raises ``OSError`` if
+    a file cannot be read and ``SyntaxError`` if one does not parse."""
     digest = hashlib.sha256()
     for folder in _PLAYING_CODE:
         for path in sorted((root / folder).rglob("*.py")):
             digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
+            digest.update(_code_only(path.read_text(encoding="utf-8")).encode() + b"\0")
     return digest.hexdigest()[:16]
+
+
+def _code_only(source: str) -> str:
+    """``source``'s syntax tree as text, docstrings (and so comments and layout) left out."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            first = body[0].value
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+    return ast.dump(tree, include_attributes=False)
 
 
 def run_identity(
