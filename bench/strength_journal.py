@@ -17,8 +17,10 @@ measure something else:
     done = journal.load()          # the pairs already played, in pair order
     journal.append(games)          # one finished pair (its two GameResults)
 
-Decision times and per-hand records are not kept (they are a run's own measurements and
-would make each line tens of kilobytes); a resumed run reports the times of its own pairs.
+Each hand's bids, tricks, points and bags are kept (the fields ``--log`` writes), so a
+journal can be studied as a log can; decision times are not (they are a sitting's own
+measurement and would make each line tens of kilobytes), so a resumed run reports the
+times of the pairs it played itself.
 
 Raises :class:`JournalError` (a :class:`ValueError`) for a journal of another run, a line
 that is not a pair of this run, or a gap in the pair order.
@@ -39,8 +41,9 @@ _ROOT = Path(__file__).resolve().parent.parent
 _PLAYING_CODE = ("engine", "bench/reference")
 """The folders whose Python decides the games: a change in them ends a journal."""
 
-_KEPT = ("pair", "a_seat", "winner", "capped", "hand_diffs", "scores", "bidding")
-"""The fields of a game result a journal keeps (enough for every figure but the times)."""
+_KEPT = ("pair", "a_seat", "winner", "capped", "hand_diffs", "scores", "bidding", "hands")
+"""The fields of a game result a journal keeps: every figure but the times, and each hand's
+bids, tricks, points and bags for study (the ``--log`` line's fields)."""
 
 
 class JournalError(ValueError):

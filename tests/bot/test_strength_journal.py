@@ -99,6 +99,7 @@ def test_a_gap_or_a_foreign_line_in_the_journal_is_an_error(tmp_path: Path) -> N
         "hand_diffs": [10],
         "scores": [10, 0],
         "bidding": {},
+        "hands": [],
     }
     pair_zero = json.dumps({"games": [game, {**game, "a_seat": 1}]})
     pair_two = pair_zero.replace('"pair": 0', '"pair": 2')
@@ -131,3 +132,21 @@ def test_the_code_digest_follows_the_code_that_plays(tmp_path: Path) -> None:
     (tmp_path / "bench" / "reference" / "pimc.py").write_text("N = 2\n", encoding="utf-8")
     assert code_digest(tmp_path) != changed
     assert len(before) == 16 and int(before, 16) >= 0
+
+
+def test_the_journal_keeps_each_hand_as_the_log_writes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal, log = tmp_path / "run.jsonl", tmp_path / "hands.jsonl"
+    _report(
+        capsys, "--pairs", "2", "--max-hands", "3", "--journal", str(journal), "--log", str(log)
+    )
+    logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    kept = [
+        {"pair": game["pair"], "a_seat": game["a_seat"], "hand": index, **hand}
+        for line in _pair_lines(journal)
+        for game in json.loads(line)["games"]
+        for index, hand in enumerate(game["hands"])
+    ]
+    assert len(kept) >= 4 and kept == logged
+    assert {"bids", "tricks", "points", "bags_added"} <= set(kept[0])
