@@ -110,6 +110,7 @@ class PairJournal:
         """The pairs already in the journal, each as its two games' kept fields, in pair
         order from pair 0. Writes the identity line when the file is new or empty.
         Raises :class:`JournalError` as the module docstring says."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
         if not text.endswith("\n"):  # new, or a run killed inside a write: drop the broken line
             text = text[: text.rfind("\n") + 1]

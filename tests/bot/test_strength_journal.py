@@ -29,7 +29,7 @@ def test_a_resumed_run_reports_what_one_uninterrupted_run_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     whole = _report(capsys, "--pairs", "5", "--sprt", "0.5", "0.6")
-    journal = tmp_path / "run.jsonl"
+    journal = tmp_path / "journals" / "run.jsonl"  # a folder not made yet is made
     first = _report(capsys, "--pairs", "2", "--sprt", "0.5", "0.6", "--journal", str(journal))
     assert first["resumed_pairs"] == 0 and first["pairs"] == 2
     assert len(_pair_lines(journal)) == 2
