@@ -18,7 +18,8 @@ the wall time the event loop waited and the CPU time the worker spent
 holds the waits of a busy machine). The last line printed is one JSON object: per level
 and per phase (bid, play) the count, p50, p95 and max of both. The same seed gives the
 same positions and, since a decision is a function of its view and seed, the same
-actions (``actions_digest``).
+actions (``actions_digest``). ``--effort F`` decides at that share of each level's search
+effort, as ``spades serve --bot-effort F`` does.
 """
 
 from __future__ import annotations
@@ -64,15 +65,17 @@ def positions(rules: RuleSet, deals: int, base: int) -> list[PlayerView]:
     return views
 
 
-def timed_choose(view: PlayerView, level: str, seed: int) -> tuple[Action, float]:
-    """Run in a worker: the server's :func:`server.bots.choose` and its CPU time (for a
-    reference opponent of ``bench/reference``, its own ``choose``: the server does not
-    serve them)."""
+def timed_choose(
+    view: PlayerView, level: str, seed: int, effort: float = 1.0
+) -> tuple[Action, float]:
+    """Run in a worker: the server's :func:`server.bots.choose` (at ``effort``, as
+    ``spades serve --bot-effort`` sets it) and its CPU time (for a reference opponent of
+    ``bench/reference``, its own ``choose``: the server does not serve them)."""
     start = time.process_time()
     if level in REFERENCES:
         action = make_reference(level, seed=seed).choose(view)
     else:
-        action = choose(view, level, seed, None)
+        action = choose(view, level, seed, None, effort)
     return action, time.process_time() - start
 
 
@@ -94,7 +97,7 @@ def _figures(values: list[float]) -> dict[str, object]:
 
 
 async def measure(
-    views: list[PlayerView], level: str, workers: int, base: int
+    views: list[PlayerView], level: str, workers: int, base: int, effort: float = 1.0
 ) -> dict[str, object]:
     loop = asyncio.get_running_loop()
     executor = concurrent.futures.ProcessPoolExecutor(
@@ -119,7 +122,7 @@ async def measure(
                 phase = "bid" if view.phase is Phase.BIDDING else "play"
                 start = time.perf_counter()
                 action, spent = await loop.run_in_executor(
-                    executor, timed_choose, view, level, base * 1000 + index
+                    executor, timed_choose, view, level, base * 1000 + index, effort
                 )
                 wall[phase].append(time.perf_counter() - start)
                 cpu[phase].append(spent)
@@ -149,6 +152,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--effort", type=float, default=1.0, help="share of each level's effort (--bot-effort)"
+    )
     args = parser.parse_args(argv)
     rules = RuleSet.preset(args.preset)
     started = time.perf_counter()
@@ -158,9 +164,10 @@ def main(argv: list[str] | None = None) -> None:
         "deals": args.deals,
         "positions": len(views),
         "workers": args.workers,
+        "effort": args.effort,
     }
     for level in args.levels:
-        report[level] = asyncio.run(measure(views, level, args.workers, args.seed))
+        report[level] = asyncio.run(measure(views, level, args.workers, args.seed, args.effort))
     report["wall_total_s"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report))
 

@@ -81,7 +81,7 @@ class Hub:
         self.roster: Players
         self.rooms: Rooms
         store = self.store = open_store(config, on_begin=lambda: self.work.schedule())
-        bots = self.bots = BotRunner(config.bot_workers, config.bot_iterations)
+        bots = self.bots = BotRunner(config.bot_workers, config.bot_iterations, config.bot_effort)
         self.limits = AddressLimits(config)
         bans = self.moderation = Moderation(moderation_path(config))
         bans.report_budget = ReportBudget.from_config(config)

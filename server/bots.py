@@ -31,19 +31,44 @@ from collections import deque
 from collections.abc import Callable
 
 from engine import Action, PlayerView
-from engine.bot import Bot
+from engine.bot import LEVEL_CONFIGS, Bot
 from server.loop_pool import LoopPool
 from server.ops.timeslice import request_slice, yielding
 
-__all__ = ["WORKER_NICENESS", "BotRunner", "FairTurns", "choose", "lower_priority"]
+__all__ = [
+    "WORKER_NICENESS",
+    "BotRunner",
+    "FairTurns",
+    "choose",
+    "effort_iterations",
+    "lower_priority",
+]
 
 log = logging.getLogger("server")
 
 
-def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> Action:
-    """Run in a worker: the bot's action for ``view``."""
+def choose(
+    view: PlayerView, level: str, seed: int, iterations: int | None, effort: float = 1.0
+) -> Action:
+    """Run in a worker: the bot's action for ``view``, at ``iterations`` if given, else
+    at ``effort`` times the level's own (:func:`effort_iterations`)."""
+    if iterations is None:
+        iterations = effort_iterations(level, effort)
     with yielding():  # a worker on the loop's core offers it back every millisecond
         return Bot(level, seed=seed, iterations=iterations).choose(view)
+
+
+def effort_iterations(level: str, effort: float) -> int | None:
+    """The ``iterations`` that give ``level`` ``effort`` times its own search effort:
+    ``None`` (the level's own) at effort 1 and for a level without a search (``easy``),
+    else its playouts scaled, at least 1. Raises ``ValueError`` for an effort that is
+    not above 0."""
+    if not effort > 0.0:
+        raise ValueError(f"bot effort must be above 0, not {effort!r}")
+    config = LEVEL_CONFIGS.get(level)
+    if effort == 1.0 or config is None:
+        return None
+    return max(1, round(config.playouts * effort))
 
 
 WORKER_NICENESS = 19
@@ -136,9 +161,11 @@ class BotRunner:
     (:class:`~server.loop_pool.LoopPool`: no helper thread takes turns with the loop's
     for every decision), or one thread when ``workers`` is 0."""
 
-    def __init__(self, workers: int, iterations: int | None = None) -> None:
+    def __init__(self, workers: int, iterations: int | None = None, effort: float = 1.0) -> None:
+        effort_iterations("normal", effort)  # refuse a bad effort now, not at the first move
         self.workers = workers
         self.iterations = iterations
+        self.effort = effort
         self._executor: concurrent.futures.Executor | LoopPool | None = None
         self.broken = 0
         self.turns = FairTurns(workers)  # a thread when there are no workers: one turn
@@ -185,8 +212,10 @@ class BotRunner:
         executor = self._get_executor()
         try:
             if isinstance(executor, LoopPool):
-                return await executor.run(choose, view, level, seed, self.iterations)
-            return await loop.run_in_executor(executor, choose, view, level, seed, self.iterations)
+                return await executor.run(choose, view, level, seed, self.iterations, self.effort)
+            return await loop.run_in_executor(
+                executor, choose, view, level, seed, self.iterations, self.effort
+            )
         except concurrent.futures.BrokenExecutor:
             # a worker died: start a fresh pool for the next decision; if workers cannot
             # start at all (say the main module cannot be re-imported), think in a thread

@@ -125,6 +125,13 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"bot worker processes; 0: a thread (default {d.bot_workers})",
     )
     add(
+        "--bot-effort",
+        type=float,
+        default=d.bot_effort,
+        help="share of each level's search effort the bots spend; 0.5 on a core half as "
+        f"fast keeps their decision times (default {d.bot_effort:g})",
+    )
+    add(
         "--ping-interval",
         type=float,
         default=d.ping_interval,
@@ -340,7 +347,10 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
-    """The config the flags say; raises SystemExit (one line) for a malformed address."""
+    """The config the flags say; raises SystemExit (one line) for a malformed address or
+    a bot effort that is not above 0."""
+    if not args.bot_effort > 0.0:  # (NaN too)
+        raise SystemExit(f"spades serve: --bot-effort must be above 0, not {args.bot_effort:g}")
     for proxy in args.trusted_proxy:
         try:
             ipaddress.ip_address(proxy)
@@ -363,6 +373,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         entropy_seconds=args.entropy_seconds,
         bot_delay=args.bot_delay,
         bot_workers=args.bot_workers,
+        bot_effort=args.bot_effort,
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
         close_timeout=args.close_timeout,

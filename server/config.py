@@ -50,6 +50,10 @@ class ServerConfig:
     - ``bot_workers``: worker processes for bot decisions; ``0`` thinks in one thread of
       the server process instead (for tests and embedded single-player use).
     - ``bot_iterations``: overrides the bot's search effort (``None``: the level's own).
+    - ``bot_effort``: the share of each level's own search effort its bots spend (``1``:
+      all of it). Effort is a count of iterations, not a time, so on a core half as fast
+      as the one the levels were tuned on (docs/bot.md) ``0.5`` keeps their decision
+      times, for a weaker bot. Ignored where ``bot_iterations`` is set.
     - ``standin_level``: the level of the bot that stands in for a dropped or slow human.
     - ``ping_interval``/``ping_timeout``/``close_timeout``: keep-alive; a dead connection
       is noticed and dropped within their sum (15 s by default).
@@ -168,6 +172,7 @@ class ServerConfig:
     bot_delay: float = 0.6
     bot_workers: int = 2
     bot_iterations: int | None = None
+    bot_effort: float = 1.0
     standin_level: Literal["easy", "normal", "hard"] = "normal"
     ping_interval: float = 5.0
     ping_timeout: float = 8.0
