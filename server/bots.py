@@ -211,11 +211,12 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         executor = self._get_executor()
         try:
+            iterations = self.iterations
+            if iterations is None:  # the share of the level's effort, worked out here
+                iterations = effort_iterations(level, self.effort)
             if isinstance(executor, LoopPool):
-                return await executor.run(choose, view, level, seed, self.iterations, self.effort)
-            return await loop.run_in_executor(
-                executor, choose, view, level, seed, self.iterations, self.effort
-            )
+                return await executor.run(choose, view, level, seed, iterations)
+            return await loop.run_in_executor(executor, choose, view, level, seed, iterations)
         except concurrent.futures.BrokenExecutor:
             # a worker died: start a fresh pool for the next decision; if workers cannot
             # start at all (say the main module cannot be re-imported), think in a thread
