@@ -41,7 +41,7 @@ from bench.reference import REFERENCES, make_reference
 from engine import Deal, GameState, Phase, PlayerView, RuleSet
 from engine.actions import Action
 from engine.bot import Bot
-from server.bots import choose, lower_priority
+from server.bots import choose, effort_iterations, lower_priority
 
 
 def _seed(base: int, deal: int) -> bytes:
@@ -75,7 +75,7 @@ def timed_choose(
     if level in REFERENCES:
         action = make_reference(level, seed=seed).choose(view)
     else:
-        action = choose(view, level, seed, None, effort)
+        action = choose(view, level, seed, effort_iterations(level, effort))
     return action, time.process_time() - start
 
 

@@ -47,13 +47,9 @@ __all__ = [
 log = logging.getLogger("server")
 
 
-def choose(
-    view: PlayerView, level: str, seed: int, iterations: int | None, effort: float = 1.0
-) -> Action:
+def choose(view: PlayerView, level: str, seed: int, iterations: int | None) -> Action:
     """Run in a worker: the bot's action for ``view``, at ``iterations`` if given, else
-    at ``effort`` times the level's own (:func:`effort_iterations`)."""
-    if iterations is None:
-        iterations = effort_iterations(level, effort)
+    at the level's own effort (a share of it: :func:`effort_iterations`)."""
     with yielding():  # a worker on the loop's core offers it back every millisecond
         return Bot(level, seed=seed, iterations=iterations).choose(view)
 

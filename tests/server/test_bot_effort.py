@@ -62,7 +62,7 @@ def test_the_runner_decides_at_its_effort() -> None:
     low = effort_iterations("normal", 0.02)
     assert low is not None and low < LEVEL_CONFIGS["normal"].playouts
     expected = Bot("normal", seed=9, iterations=low).choose(view)
-    assert choose(view, "normal", 9, None, 0.02) == expected
+    assert choose(view, "normal", 9, low) == expected
     runner = BotRunner(0, effort=0.02)
     try:
         assert asyncio.run(runner.decide(view, "normal", 9)) == expected
@@ -70,4 +70,9 @@ def test_the_runner_decides_at_its_effort() -> None:
         runner.close()
     # an explicit iteration count (the config's bot_iterations) wins over the effort
     fixed = Bot("normal", seed=9, iterations=7).choose(view)
-    assert choose(view, "normal", 9, 7, 0.02) == fixed
+    assert choose(view, "normal", 9, 7) == fixed
+    runner = BotRunner(0, iterations=7, effort=0.02)
+    try:
+        assert asyncio.run(runner.decide(view, "normal", 9)) == fixed
+    finally:
+        runner.close()
