@@ -81,11 +81,11 @@ LEVEL_CONFIGS: Final[dict[str, SearchConfig]] = {
         draft_nil_lean=0.3,
         # bid a quarter trick higher where that bid is still made 78% of the time by the
         # served kernel: against ismcts, 63 duplicate pairs, 12 changed (11 better),
-        # +0.79 points a hand [+0.28, +1.31] (docs/bot.md, "Seventh round")
+        # +0.79 points a hand [+0.28, +1.31] (docs/bot-rounds.md, "Seventh round")
         bid_raise_floor=0.78,
         # card play by one tree over the seat's information sets: against ismcts, 60
         # duplicate pairs (seed 24), the same bids, pair results 13 better and 1 worse
-        # than flat sampling, +10.3 points a hand [+3.0, +17.6] (docs/bot.md, "Eleventh
+        # than flat sampling, +10.3 points a hand [+3.0, +17.6] (docs/bot-rounds.md, "Eleventh
         # round")
         tree_iterations=26_000,
     ),
