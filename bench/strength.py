@@ -22,6 +22,9 @@ unit's. The pair-points win rate and its interval are in the JSON in every mode.
 
 ``--journal FILE`` keeps each finished pair in ``FILE`` and resumes a run from the pairs
 it already holds (``bench/strength_journal.py``), for tests longer than one sitting.
+``--stop-file PATH`` ends a run without losing a pair: once ``PATH`` exists no further
+pair is started, and the pairs already playing finish and count (``--max-wall`` drops
+them); the SPRT's ``stopped_by`` is then ``"stop_file"``.
 
 Each pair plays one sequence of shuffle seeds twice, with the seats swapped, so card luck
 cancels as far as the draft lets it. Games run in parallel processes. Decision times are
@@ -46,7 +49,10 @@ import multiprocessing
 import random
 import sys
 import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -207,6 +213,58 @@ def _run_pair(job: Job) -> list[GameResult]:
     ]
 
 
+def play_pairs(
+    jobs: Iterator[Job],
+    workers: int,
+    deadline: float | None,
+    stop_file: Path | None,
+    take: Callable[[list[GameResult]], bool],
+) -> str:
+    """Play ``jobs`` in seed order, each finished pair handed to ``take`` in that order
+    until it returns true (the test decided). Returns why play stopped: ``"sprt"``,
+    ``"pairs"`` (no job left), ``"wall"`` (``deadline``, a ``time.perf_counter`` value,
+    passed: the pairs still playing are dropped) or ``"stop_file"`` (``stop_file`` exists:
+    no pair is started after it appears, and those already started finish and count).
+    Raises what a pair raises."""
+
+    def stop_asked() -> bool:
+        return stop_file is not None and stop_file.exists()
+
+    if workers <= 1 and deadline is None:
+        for job in jobs:
+            if stop_asked():
+                return "stop_file"
+            if take(_run_pair(job)):
+                return "sprt"
+        return "pairs"
+    # a pool even for one worker, so that the wall-clock cap can interrupt a pair; pairs
+    # are started one per free worker (no more), so a stop file leaves none queued
+    pool = multiprocessing.Pool(max(1, workers))
+    playing: deque[AsyncResult[list[GameResult]]] = deque()
+    try:
+        while True:
+            while not stop_asked() and sum(not p.ready() for p in playing) < max(1, workers):
+                upcoming = next(jobs, None)
+                if upcoming is None:
+                    break
+                playing.append(pool.apply_async(_run_pair, (upcoming,)))
+            if not playing:
+                return "stop_file" if stop_asked() else "pairs"
+            wait = 1.0 if deadline is None else min(1.0, max(0.0, deadline - time.perf_counter()))
+            try:
+                games = playing[0].get(wait)  # the next pair in seed order
+            except multiprocessing.TimeoutError:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return "wall"
+                continue
+            playing.popleft()
+            if take(games):
+                return "sprt"
+    finally:
+        pool.terminate()
+        pool.join()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", default="hard", choices=SIDES)
@@ -244,6 +302,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--beta", type=float, default=0.05)
     parser.add_argument(
         "--max-wall", type=float, default=None, help="wall-clock cap in seconds (SPRT mode)"
+    )
+    parser.add_argument(
+        "--stop-file",
+        default=None,
+        help="once this file exists, start no new pair; the pairs playing finish and count",
     )
     parser.add_argument("--log", default=None, help="append each hand as a JSON line here")
     parser.add_argument(
@@ -315,40 +378,14 @@ def main(argv: list[str] | None = None) -> None:
         if decided(games, played_now=False):
             stopped_by = "sprt"
             break
-    if stopped_by == "sprt":
-        pass
-    elif args.workers <= 1 and deadline is None:
-        for job in jobs:
-            games = _run_pair(job)
+    if stopped_by != "sprt":
+
+        def take(games: list[GameResult]) -> bool:
             results.extend(games)
-            if decided(games):
-                stopped_by = "sprt"
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                stopped_by = "wall"
-                break
-    else:
-        # pairs are taken in seed order (imap), so stopping early biases nothing; a pool
-        # even for one worker, so that the wall-clock cap can interrupt a pair
-        pool = multiprocessing.Pool(max(1, args.workers))
-        try:
-            ordered = pool.imap(_run_pair, jobs)
-            while True:
-                timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-                try:
-                    games = ordered.next(timeout)
-                except StopIteration:
-                    break
-                except multiprocessing.TimeoutError:
-                    stopped_by = "wall"
-                    break
-                results.extend(games)
-                if decided(games):
-                    stopped_by = "sprt"
-                    break
-        finally:
-            pool.terminate()
-            pool.join()
+            return decided(games)
+
+        stop_file = Path(args.stop_file) if args.stop_file is not None else None
+        stopped_by = play_pairs(jobs, args.workers, deadline, stop_file, take)
     wall = time.perf_counter() - started
     if args.sprt is not None:
         counts = pentanomial_counts(pair_results)

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.strength import main
+from bench import strength
+from bench.strength import _run_pair, main
 from bench.strength_journal import JournalError, PairJournal, code_digest
+from bench.strength_report import GameResult
 
 RUN = ["--a", "easy", "--b", "random", "--max-hands", "1", "--workers", "1", "--seed", "4"]
 OWN_MEASUREMENTS = ("wall_s", "decision_time_s", "resumed_pairs")
@@ -150,3 +152,36 @@ def test_the_journal_keeps_each_hand_as_the_log_writes_it(
     ]
     assert len(kept) >= 4 and kept == logged
     assert {"bids", "tricks", "points", "bags_added"} <= set(kept[0])
+
+
+_asks_stop: list[Path] = []  # where the first pair asks the run to stop (seen by forked workers)
+
+
+def _pair_that_asks_to_stop(job: strength.Job) -> list[GameResult]:
+    _asks_stop[0].write_text("", encoding="utf-8")  # while this pair is still playing
+    return _run_pair(job)
+
+
+@pytest.mark.parametrize("wall", [[], ["--max-wall", "3600"]], ids=["in process", "pool"])
+def test_a_stop_file_starts_no_further_pair_and_the_pair_playing_counts(
+    wall: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    journal, stop = tmp_path / "run.jsonl", tmp_path / "stop"
+    _asks_stop[:] = [stop]
+    monkeypatch.setattr(strength, "_run_pair", _pair_that_asks_to_stop)
+    args = ["--pairs", "5", "--sprt", "0.5", "0.6", "--stop-file", str(stop), *wall]
+    report = _report(capsys, *args, "--journal", str(journal))
+    sprt = report["sprt"]
+    assert isinstance(sprt, dict) and sprt["stopped_by"] == "stop_file"
+    assert report["pairs"] == 1 and len(_pair_lines(journal)) == 1  # pair 0 finished, kept
+    # with the file still there a resumed run starts nothing and reports what it holds
+    again = _report(capsys, *args, "--journal", str(journal))
+    assert again["resumed_pairs"] == 1 and again["pairs"] == 1
+    assert len(_pair_lines(journal)) == 1
+    stop.unlink()  # taken away: the run goes on to its cap
+    monkeypatch.setattr(strength, "_run_pair", _run_pair)
+    rest = _report(capsys, *args, "--journal", str(journal))
+    assert rest["pairs"] == 5 and len(_pair_lines(journal)) == 5
