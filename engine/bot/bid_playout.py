@@ -76,7 +76,7 @@ strength it spreads runs higher than the take-everything count the centre was fi
 (mostly the tricks a known low-bidding opponent hands over once its bid is made), so the
 served centre would give the served bid a make chance about 4 points above the
 calibrated one; a quarter trick lower gives it about the same (600 sampled deals of 60
-random bid views, two seeds; docs/bot.md, "Tenth round")."""
+random bid views, two seeds; docs/bot-rounds.md, "Tenth round")."""
 
 PlayoutDraws = Counter[tuple[int, int, tuple[int, ...]]]
 """Sampled deals counted by ``(natural, guess, counts)``: the take-everything count, the
