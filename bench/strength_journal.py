@@ -64,15 +64,24 @@ def code_digest(root: Path = _ROOT) -> str:
 
 
 def _code_only(source: str) -> str:
-    """``source``'s syntax tree as text, docstrings (and so comments and layout) left out."""
+    """``source``'s syntax tree as text, with every bare string statement left out: the
+    docstrings of modules, classes and functions and those under attributes, which do
+    nothing when run (and so comments and layout, which the tree never holds)."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-            first = body[0].value
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+        if isinstance(body, list) and any(map(_is_bare_string, body)):
+            node.body = [stmt for stmt in body if not _is_bare_string(stmt)] or [ast.Pass()]  # type: ignore[attr-defined]
     return ast.dump(tree, include_attributes=False)
+
+
+def _is_bare_string(statement: object) -> bool:
+    """Whether ``statement`` is a string standing alone as a statement (a docstring)."""
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
 
 
 def run_identity(

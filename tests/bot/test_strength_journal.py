@@ -125,7 +125,9 @@ def test_the_code_digest_follows_the_code_that_plays(tmp_path: Path) -> None:
     before = code_digest(tmp_path)
     (tmp_path / "bench" / "strength.py").write_text("# the harness, reworded\n", encoding="utf-8")
     assert code_digest(tmp_path) == before  # the harness does not decide a game
-    reworded = '"""How hard chases."""\n\nCHASE = (0.5)  # a share of the tricks left\n'
+    reworded = (
+        '"""How hard chases."""\n\nCHASE = (0.5)  # a share of the tricks left\n"""A share."""\n'
+    )
     (tmp_path / "engine" / "bot" / "search.py").write_text(reworded, encoding="utf-8")
     assert code_digest(tmp_path) == before  # a docstring, a comment, a layout: the same code
     (tmp_path / "engine" / "bot" / "search.py").write_text("CHASE = 0.6\n", encoding="utf-8")
