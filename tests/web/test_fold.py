@@ -97,8 +97,11 @@ def random_action(state: GameState, rng: random.Random) -> tuple[int | None, Any
     return seat, rng.choice(modest or legal)
 
 
-def play_game(rules: RuleSet, seed: int) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
-    """Every viewer's messages, and after each message the server's view (JSON) then."""
+def play_game(
+    rules: RuleSet, seed: int, until: int | None = None
+) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Every viewer's messages, and after each message the server's view (JSON) then: of
+    the whole game, or of its first ``until`` actions (a test of a game's opening)."""
     rng = random.Random(seed)
     state = GameState(rules)
     streams: dict[str, list[Any]] = {str(v): [] for v in VIEWERS}
@@ -106,7 +109,7 @@ def play_game(rules: RuleSet, seed: int) -> tuple[dict[str, list[Any]], dict[str
     total = 0
     # seat 0 from the start; seat 1 and the spectator join (or reload) in the first hands
     joins = {0: 0, 1: rng.randrange(1, 120), None: rng.randrange(1, 120)}
-    for step in range(5000):
+    for step in range(5000 if until is None else until):
         if state.is_over:
             break
         for viewer in VIEWERS:
@@ -135,7 +138,7 @@ def play_game(rules: RuleSet, seed: int) -> tuple[dict[str, list[Any]], dict[str
                 streams[name].append(message)
                 last = index == len(batch) - 1
                 expected[name].append(("settled" if last else "early", wire_view(state, viewer)))
-    assert state.is_over, f"seed {seed}: the game did not end in 5000 actions"
+    assert until is not None or state.is_over, f"seed {seed}: the game did not end in 5000 actions"
     assert total > 100
     return streams, expected
 
@@ -248,7 +251,7 @@ def test_a_frame_already_in_the_view_changes_nothing(tmp_path: Path) -> None:
 def test_a_turn_the_view_does_not_expect_is_a_gap(tmp_path: Path) -> None:
     preset, seed, overrides = GAMES[2]
     rules = RuleSet.preset(preset, **overrides)
-    streams, _ = play_game(rules, seed)
+    streams, _ = play_game(rules, seed, until=200)
     stream = streams["0"]
     turns = [i for i, message in enumerate(stream) if message["type"] == "your_turn"]
     at = turns[5]
@@ -270,7 +273,7 @@ def test_a_turn_the_view_does_not_expect_is_a_gap(tmp_path: Path) -> None:
 def test_an_event_that_does_not_fit_is_a_gap(tmp_path: Path) -> None:
     preset, seed, overrides = GAMES[0]
     rules = RuleSet.preset(preset, **overrides)
-    streams, _ = play_game(rules, seed)
+    streams, _ = play_game(rules, seed, until=200)  # the spectator is in by action 120
     stream = streams["None"]
     plays = [
         i
