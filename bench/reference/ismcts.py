@@ -39,9 +39,10 @@ from engine.game import PlayerView, legal_play_mask
 
 __all__ = ["IsmctsPlayer"]
 
-ITERATIONS: Final = 26_000
-"""Iterations per card decision at full effort (set so that its p95 CPU time matches
-``hard``'s as served)."""
+ITERATIONS: Final = 20_000
+"""Iterations per card decision at full effort, set so that its p95 CPU time matches
+``hard``'s as served when both are timed in one run of ``bench/decisions.py`` (26,000
+until the fifteenth round of docs/bot-rounds.md, about 1.3 times ``hard``'s)."""
 BID_SAMPLES: Final = 4000
 """Sampled deals per bid at full effort."""
 EXPLORATION: Final = 0.7
