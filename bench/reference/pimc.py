@@ -39,14 +39,15 @@ __all__ = ["PimcPlayer"]
 
 DEALS: Final = 40
 """Sampled deals per card decision at full effort."""
-NODE_BUDGET: Final = 460_000
+NODE_BUDGET: Final = 285_000
 """Solver nodes per card decision, shared out among its solves in order; with
-``BID_NODES`` set so that its p95 CPU time matches ``hard``'s as served when both are
-timed in one run of ``bench/decisions.py`` (650,000 and 40,000 until the fifteenth round
-of docs/bot-rounds.md, about 1.4 times ``hard``'s)."""
+``BID_NODES`` set so that its p95 CPU time in whole games (the ``decision_time_s`` of
+``bench/strength.py``) matches ``hard``'s in the same run. It was 650,000 and 40,000 until
+the fifteenth round of docs/bot-rounds.md, then 460,000 and 28,000 (timed on the opening
+positions of ``bench/decisions.py``, 1.5 times ``hard``'s p95 in whole games)."""
 BID_DEALS: Final = 16
 """Sampled deals per bid."""
-BID_NODES: Final = 28_000
+BID_NODES: Final = 17_000
 """Solver nodes per double-dummy trick count when bidding."""
 
 _TRICKS = [float(taken) for taken in range(14)]
